@@ -1,0 +1,141 @@
+package io.ringd.ring;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Locale;
+
+import org.apache.commons.codec.digest.MurmurHash3;
+
+/**
+ * The named hash functions of SPEC.md section 1: {@code md5} (the default),
+ * {@code murmur3} and {@code sha256}. A name is fixed to its function forever.
+ */
+public final class KeyHashes {
+
+    /*
+     * md5 and sha256 take the first four digest bytes big-endian. Digests are
+     * reused per thread so the lookup path allocates only the UTF-8 bytes.
+     * murmur3 is MurmurHash3 x86_32 with seed 0 from commons-codec, whose
+     * hash32x86 treats tail bytes as unsigned (unlike the deprecated
+     * MurmurHash3.hash32 and Guava's murmur3_32), so it is right for every
+     * UTF-8 key, including characters outside the BMP.
+     */
+
+    /** The default hash function's name. */
+    public static final String DEFAULT = "md5";
+
+    private static final KeyHash MD5 = new DigestHash("md5", "MD5");
+    private static final KeyHash SHA256 = new DigestHash("sha256", "SHA-256");
+    private static final KeyHash MURMUR3 = new Murmur3Hash();
+
+    private KeyHashes() {
+    }
+
+    /** {@code md5}: the first 4 bytes of MD5 over the UTF-8 bytes, big-endian. */
+    public static KeyHash md5() {
+        return MD5;
+    }
+
+    /** {@code murmur3}: MurmurHash3 x86_32, seed 0, over the UTF-8 bytes. */
+    public static KeyHash murmur3() {
+        return MURMUR3;
+    }
+
+    /** {@code sha256}: the first 4 bytes of SHA-256 over the UTF-8 bytes, big-endian. */
+    public static KeyHash sha256() {
+        return SHA256;
+    }
+
+    /** The names accepted by {@link #byName(String)}. */
+    public static List<String> names() {
+        return List.of("md5", "murmur3", "sha256");
+    }
+
+    /**
+     * The hash function with that name.
+     *
+     * @throws IllegalArgumentException naming the value when there is none
+     */
+    public static KeyHash byName(String name) {
+        if (name != null) {
+            switch (name) {
+                case "md5":
+                    return MD5;
+                case "murmur3":
+                    return MURMUR3;
+                case "sha256":
+                    return SHA256;
+                default:
+                    break;
+            }
+        }
+        throw new IllegalArgumentException(
+                "hash must be one of " + names() + ": " + name);
+    }
+
+    private static final class DigestHash implements KeyHash {
+        private final String name;
+        private final String algorithm;
+        private final ThreadLocal<MessageDigest> digests;
+
+        DigestHash(String name, String algorithm) {
+            this.name = name;
+            this.algorithm = algorithm;
+            newDigest(algorithm); // fail fast if the JDK lacks it
+            this.digests = ThreadLocal.withInitial(() -> newDigest(algorithm));
+        }
+
+        @Override
+        public int hash(String key) {
+            MessageDigest digest = digests.get();
+            byte[] d = digest.digest(key.getBytes(StandardCharsets.UTF_8));
+            return (d[0] & 0xff) << 24 | (d[1] & 0xff) << 16 | (d[2] & 0xff) << 8 | (d[3] & 0xff);
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String toString() {
+            return name + " (" + algorithm + ")";
+        }
+    }
+
+    private static final class Murmur3Hash implements KeyHash {
+        @Override
+        public int hash(String key) {
+            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+            return MurmurHash3.hash32x86(bytes, 0, bytes.length, 0);
+        }
+
+        @Override
+        public String name() {
+            return "murmur3";
+        }
+
+        @Override
+        public String toString() {
+            return "murmur3 (MurmurHash3 x86_32, seed 0)";
+        }
+    }
+
+    static MessageDigest newDigest(String algorithm) {
+        try {
+            return MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(algorithm + " is not available in this JDK", e);
+        }
+    }
+
+    static String toLowerHex(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(bytes.length * 2);
+        for (byte b : bytes) {
+            sb.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return sb.toString().toLowerCase(Locale.ROOT);
+    }
+}

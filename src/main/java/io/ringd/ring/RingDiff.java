@@ -1,0 +1,228 @@
+package io.ringd.ring;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The exact difference between two rings: how many hash values change
+ * owner, the from->to flows, and the moved ranges.
+ *
+ * <p>Ranges are inclusive {@code [start, end]}, sorted by start, never
+ * wrapping (an arc across 0 is two ranges), and adjacent ranges with the same
+ * old and new owner are merged. From or to an empty ring, the owner on the
+ * empty side is {@code null}.
+ */
+public final class RingDiff {
+
+    /*
+     * Design note. The boundaries of both rings, merged into one ascending
+     * list u0 < u1 < ... < um, cut the circle into segments on which both
+     * owners are constant: [0, u0] and (um, 2^32-1] belong to index 0 of each
+     * ring (the wrap arc), and (u(j-1), uj] to the first point >= uj of each.
+     * One pass over the two sorted point arrays visits every segment once,
+     * so a diff is linear in the sizes of the two rings.
+     */
+
+    private final long fromVersion;
+    private final long toVersion;
+    private final long movedCount;
+    private final List<Flow> flows;
+    private final long[] starts;
+    private final long[] ends;
+    private final String[] rangeFrom;
+    private final String[] rangeTo;
+
+    private RingDiff(long fromVersion, long toVersion, long movedCount, List<Flow> flows,
+            long[] starts, long[] ends, String[] rangeFrom, String[] rangeTo) {
+        this.fromVersion = fromVersion;
+        this.toVersion = toVersion;
+        this.movedCount = movedCount;
+        this.flows = flows;
+        this.starts = starts;
+        this.ends = ends;
+        this.rangeFrom = rangeFrom;
+        this.rangeTo = rangeTo;
+    }
+
+    /** One entry of the flow matrix: {@code count} hash values move from {@code from} to {@code to}. */
+    public record Flow(String from, String to, long count) {
+        /** {@code count / 2^32}. */
+        public double share() {
+            return count / (double) HashRing.HASH_SPACE;
+        }
+    }
+
+    /** One moved range, inclusive, with its old and new owner ({@code null} for none). */
+    public record Range(long start, long end, String from, String to) {
+        /** The number of hash values in the range. */
+        public long size() {
+            return end - start + 1;
+        }
+    }
+
+    static RingDiff between(HashRing a, HashRing b) {
+        Objects.requireNonNull(a, "from");
+        Objects.requireNonNull(b, "to");
+        Walk w = new Walk(a, b);
+        w.run();
+        List<Flow> flows = new ArrayList<>(w.flows.size());
+        for (Map.Entry<List<String>, long[]> e : w.flows.entrySet()) {
+            flows.add(new Flow(e.getKey().get(0), e.getKey().get(1), e.getValue()[0]));
+        }
+        Comparator<String> ids = Comparator.nullsFirst(Comparator.naturalOrder());
+        flows.sort(Comparator.comparingLong(Flow::count).reversed()
+                .thenComparing(Flow::from, ids)
+                .thenComparing(Flow::to, ids));
+        int n = w.size;
+        return new RingDiff(a.version(), b.version(), w.moved, List.copyOf(flows),
+                Arrays.copyOf(w.starts, n), Arrays.copyOf(w.ends, n),
+                Arrays.copyOf(w.from, n), Arrays.copyOf(w.to, n));
+    }
+
+    private static final class Walk {
+        final HashRing a;
+        final HashRing b;
+        final Map<List<String>, long[]> flows = new HashMap<>();
+        long moved;
+        long[] starts = new long[16];
+        long[] ends = new long[16];
+        String[] from = new String[16];
+        String[] to = new String[16];
+        int size;
+
+        Walk(HashRing a, HashRing b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        void run() {
+            int[] pa = a.biasedPoints();
+            int[] pb = b.biasedPoints();
+            if (pa.length == 0 && pb.length == 0) {
+                return;
+            }
+            String firstA = ownerOrNull(a, 0);
+            String firstB = ownerOrNull(b, 0);
+            int ia = 0;
+            int ib = 0;
+            long prev = -1; // end of the last segment visited
+            while (ia < pa.length || ib < pb.length) {
+                long ua = ia < pa.length ? unsigned(pa[ia]) : Long.MAX_VALUE;
+                long ub = ib < pb.length ? unsigned(pb[ib]) : Long.MAX_VALUE;
+                long u = Math.min(ua, ub);
+                String oa = ia < pa.length ? a.ownerAt(ia) : firstA;
+                String ob = ib < pb.length ? b.ownerAt(ib) : firstB;
+                segment(prev + 1, u, oa, ob);
+                prev = u;
+                if (ua == u) {
+                    ia++;
+                }
+                if (ub == u) {
+                    ib++;
+                }
+            }
+            if (prev < HashRing.HASH_SPACE - 1) {
+                segment(prev + 1, HashRing.HASH_SPACE - 1, firstA, firstB);
+            }
+        }
+
+        private static String ownerOrNull(HashRing r, int index) {
+            return r.isEmpty() ? null : r.ownerAt(index);
+        }
+
+        private static long unsigned(int biased) {
+            return Integer.toUnsignedLong(biased ^ Integer.MIN_VALUE);
+        }
+
+        private void segment(long start, long end, String oldOwner, String newOwner) {
+            if (Objects.equals(oldOwner, newOwner)) {
+                return;
+            }
+            long count = end - start + 1;
+            moved += count;
+            flows.computeIfAbsent(Arrays.asList(oldOwner, newOwner), k -> new long[1])[0] += count;
+            int last = size - 1;
+            if (last >= 0 && ends[last] + 1 == start
+                    && Objects.equals(from[last], oldOwner) && Objects.equals(to[last], newOwner)) {
+                ends[last] = end;
+                return;
+            }
+            if (size == starts.length) {
+                int cap = size * 2;
+                starts = Arrays.copyOf(starts, cap);
+                ends = Arrays.copyOf(ends, cap);
+                from = Arrays.copyOf(from, cap);
+                to = Arrays.copyOf(to, cap);
+            }
+            starts[size] = start;
+            ends[size] = end;
+            from[size] = oldOwner;
+            to[size] = newOwner;
+            size++;
+        }
+    }
+
+    /** The version of the ring diffed from. */
+    public long fromVersion() {
+        return fromVersion;
+    }
+
+    /** The version of the ring diffed to. */
+    public long toVersion() {
+        return toVersion;
+    }
+
+    /** Hash values whose owner changes. */
+    public long movedCount() {
+        return movedCount;
+    }
+
+    /** {@code movedCount / 2^32}. */
+    public double movedShare() {
+        return movedCount / (double) HashRing.HASH_SPACE;
+    }
+
+    /** The flows, by count descending, then from, then to. */
+    public List<Flow> flows() {
+        return flows;
+    }
+
+    /** The number of merged moved ranges. */
+    public int rangeCount() {
+        return starts.length;
+    }
+
+    /** The moved range at {@code index}, in ascending order of start. */
+    public Range range(int index) {
+        return new Range(starts[index], ends[index], rangeFrom[index], rangeTo[index]);
+    }
+
+    /** The first {@code limit} moved ranges (all when there are fewer). */
+    public List<Range> ranges(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0: " + limit);
+        }
+        int n = Math.min(limit, starts.length);
+        List<Range> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(range(i));
+        }
+        return out;
+    }
+
+    /** Every moved range. */
+    public List<Range> ranges() {
+        return ranges(starts.length);
+    }
+
+    @Override
+    public String toString() {
+        return "RingDiff[v" + fromVersion + " -> v" + toVersion + ", " + movedCount + " moved, "
+                + starts.length + " ranges]";
+    }
+}
