@@ -1,0 +1,232 @@
+package io.ringd.membership;
+
+import java.util.List;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.ringd.ring.Node;
+import io.ringd.ring.RingException;
+import io.ringd.state.RingService;
+import io.ringd.state.RingSettings;
+import io.ringd.state.RingState;
+import io.ringd.web.AdminOnly;
+import io.ringd.web.ApiDocs;
+import io.ringd.web.Bodies;
+import io.ringd.web.Versions;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import tools.jackson.databind.JsonNode;
+
+/** The members and settings of the ring: read by anyone, changed by admins. */
+@RestController
+@Tag(name = "membership", description = "Nodes, settings and the ring itself")
+class MembershipController {
+
+    private final RingService ring;
+
+    MembershipController(RingService ring) {
+        this.ring = ring;
+    }
+
+    record NodeView(String id, double weight, String zone) {
+        static NodeView of(Node n) {
+            return new NodeView(n.id(), n.weight(), n.zone());
+        }
+
+        static List<NodeView> all(List<Node> nodes) {
+            return nodes.stream().map(NodeView::of).toList();
+        }
+    }
+
+    record RingAnswer(long version, String fingerprint, RingSettings settings, List<NodeView> nodes) {
+    }
+
+    record NodesAnswer(long version, List<NodeView> nodes) {
+    }
+
+    record NodeAnswer(long version, NodeView node) {
+    }
+
+    record SettingsAnswer(long version, RingSettings settings) {
+    }
+
+    record VersionAnswer(long version) {
+    }
+
+    @GetMapping("/ring")
+    @Operation(summary = "The whole ring", description = "Version, fingerprint, settings and members. ETag is the "
+            + "version; If-None-Match with the current version answers 304.")
+    @ApiResponse(responseCode = "200", description = "The ring")
+    @ApiResponse(responseCode = "304", description = "Not modified since the version in If-None-Match")
+    ResponseEntity<RingAnswer> ring(@Parameter(description = "A version held by the client", example = "\"7\"")
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        RingState s = ring.current();
+        String etag = "\"" + s.version() + "\"";
+        if (Versions.noneMatch(ifNoneMatch, s.version())) {
+            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
+        }
+        return ResponseEntity.ok().eTag(etag)
+                .body(new RingAnswer(s.version(), s.fingerprint(), s.settings(), NodeView.all(s.nodes())));
+    }
+
+    @GetMapping("/nodes")
+    @Operation(summary = "The members", description = "Ascending by id.")
+    @ApiResponse(responseCode = "200", description = "The members")
+    NodesAnswer nodes() {
+        RingState s = ring.current();
+        return new NodesAnswer(s.version(), NodeView.all(s.nodes()));
+    }
+
+    @GetMapping("/nodes/{id}")
+    @Operation(summary = "One member")
+    @ApiResponse(responseCode = "200", description = "The member")
+    @ApiResponse(responseCode = "400", description = "Malformed id", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "No such member", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    NodeAnswer node(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id) {
+        Bodies.checkId(id, "id");
+        RingState s = ring.current();
+        Node n = s.ring().node(id).orElseThrow(() -> new RingException.UnknownNode(id));
+        return new NodeAnswer(s.version(), NodeView.of(n));
+    }
+
+    @GetMapping("/settings")
+    @Operation(summary = "The ring settings")
+    @ApiResponse(responseCode = "200", description = "The settings")
+    SettingsAnswer settings() {
+        RingState s = ring.current();
+        return new SettingsAnswer(s.version(), s.settings());
+    }
+
+    @PutMapping(path = "/nodes/{id}", consumes = "application/json")
+    @AdminOnly
+    @SecurityRequirement(name = "admin")
+    @Operation(summary = "Add or replace a node", description = "201 when the node is new, 200 otherwise. An absent "
+            + "zone means no zone. The same weight and zone again makes no new version.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                    mediaType = "application/json", examples = @ExampleObject(
+                            value = "{\"weight\":1,\"zone\":\"eu-1a\"}"))))
+    @ApiResponse(responseCode = "200", description = "Replaced (or unchanged)")
+    @ApiResponse(responseCode = "201", description = "Added")
+    @ApiResponse(responseCode = "400", description = "Bad id, weight or zone, or a ring limit reached",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    ResponseEntity<NodeAnswer> put(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
+            @RequestBody JsonNode body,
+            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+        Bodies.checkId(id, "id");
+        Long expected = Versions.ifMatch(ifMatch);
+        Node node = Bodies.node(body, id);
+        RingService.PutResult r = ring.put(node, expected);
+        NodeAnswer answer = new NodeAnswer(r.state().version(), NodeView.of(node));
+        return ResponseEntity.status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
+    }
+
+    @DeleteMapping("/nodes/{id}")
+    @AdminOnly
+    @SecurityRequirement(name = "admin")
+    @Operation(summary = "Remove a node")
+    @ApiResponse(responseCode = "200", description = "Removed")
+    @ApiResponse(responseCode = "400", description = "Malformed id", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "No such member", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    VersionAnswer remove(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
+            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+        Bodies.checkId(id, "id");
+        return new VersionAnswer(ring.remove(id, Versions.ifMatch(ifMatch)).version());
+    }
+
+    @PostMapping(path = "/membership", consumes = "application/json")
+    @AdminOnly
+    @SecurityRequirement(name = "admin")
+    @Operation(summary = "Apply a batch of changes", description = "All or nothing, one version. An id twice in "
+            + "one batch is 400; removing an absent id is 404.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                    mediaType = "application/json", examples = @ExampleObject(value = "{\"changes\":["
+                            + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1,\"zone\":\"eu-1b\"},"
+                            + "{\"op\":\"remove\",\"id\":\"cache-1\"}]}"))))
+    @ApiResponse(responseCode = "200", description = "Applied")
+    @ApiResponse(responseCode = "400", description = "Bad change, an id twice, or a ring limit reached",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "A removal names no member", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    VersionAnswer membership(@RequestBody JsonNode body,
+            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+        Long expected = Versions.ifMatch(ifMatch);
+        return new VersionAnswer(ring.apply(Bodies.changes(body), expected).version());
+    }
+
+    @PutMapping(path = "/settings", consumes = "application/json")
+    @AdminOnly
+    @SecurityRequirement(name = "admin")
+    @Operation(summary = "Change the ring settings", description = "Absent fields keep their value. hash=ketama "
+            + "and algorithm=maglev are not supported yet (400).",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                    mediaType = "application/json", examples = @ExampleObject(
+                            value = "{\"hash\":\"murmur3\",\"vnodesPerWeight\":256}"))))
+    @ApiResponse(responseCode = "200", description = "Applied (or unchanged)")
+    @ApiResponse(responseCode = "400", description = "Bad or unsupported value, or a ring limit reached",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    SettingsAnswer updateSettings(@RequestBody JsonNode body,
+            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+        Long expected = Versions.ifMatch(ifMatch);
+        RingState s = ring.updateSettings(Bodies.settings(body), expected);
+        return new SettingsAnswer(s.version(), s.settings());
+    }
+}

@@ -1,0 +1,153 @@
+package io.ringd.metrics;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.ringd.ring.Ownership;
+import io.ringd.state.RingListener;
+import io.ringd.state.RingState;
+import io.ringd.web.LookupEvents;
+
+/**
+ * The ring's Prometheus metrics. Meters are registered when a snapshot is
+ * swapped in (and those of nodes that left are removed); the request path
+ * only looks a counter up in an immutable map and increments it.
+ */
+@Component
+public class RingMetrics implements RingListener, LookupEvents {
+
+    /*
+     * Names as Prometheus shows them: ringd_ring_version, ringd_nodes,
+     * ringd_points, ringd_routes_total{node}, ringd_ownership_share{node},
+     * ringd_node_points{node}, ringd_node_weight{node},
+     * ringd_membership_changes_total{op}, ringd_stale_requests_total,
+     * ringd_client_version_lag (summary with buckets) and
+     * ringd_ring_info{fingerprint,hash,algorithm}.
+     *
+     * Swaps arrive one at a time on the writer's thread (RingService holds
+     * its write lock), so the maps below are only ever replaced whole.
+     */
+
+    private final MeterRegistry registry;
+    private final Counter stale;
+    private final DistributionSummary lag;
+    private final Map<RingListener.Op, Counter> changes = new EnumMap<>(RingListener.Op.class);
+
+    private volatile long version = -1;
+    private volatile int nodes;
+    private volatile int points;
+    /** Per node meters of the current version; replaced whole on each swap. */
+    private volatile Map<String, NodeMeters> byNode = Map.of();
+    private Gauge info;
+
+    public RingMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("ringd.ring.version", this, m -> m.version)
+                .description("The ring version this instance serves").register(registry);
+        Gauge.builder("ringd.nodes", this, m -> m.nodes).description("Members of the ring").register(registry);
+        Gauge.builder("ringd.points", this, m -> m.points)
+                .description("Points on the ring, after collisions").register(registry);
+        this.stale = Counter.builder("ringd.stale.requests")
+                .description("Requests from clients that sent an older X-Ring-Version").register(registry);
+        this.lag = DistributionSummary.builder("ringd.client.version.lag")
+                .description("How many versions behind a stale client is")
+                .serviceLevelObjectives(1, 2, 3, 5, 10, 20, 50, 100, 1000)
+                .register(registry);
+        for (RingListener.Op op : new RingListener.Op[] {Op.PUT, Op.REMOVE, Op.BATCH, Op.SETTINGS}) {
+            changes.put(op, Counter.builder("ringd.membership.changes").tag("op", op.name().toLowerCase())
+                    .description("Accepted changes that made a new version, by operation").register(registry));
+        }
+    }
+
+    /** The meters of one node; the gauges read the volatile fields. */
+    static final class NodeMeters {
+        final Counter routes;
+        final Gauge share;
+        final Gauge pointsGauge;
+        final Gauge weightGauge;
+        volatile double ownershipShare;
+        volatile double nodePoints;
+        volatile double weight;
+
+        NodeMeters(MeterRegistry registry, String node) {
+            routes = Counter.builder("ringd.routes").tag("node", node)
+                    .description("Keys answered with this node by /route at the current version").register(registry);
+            share = Gauge.builder("ringd.ownership.share", this, m -> m.ownershipShare).tag("node", node)
+                    .description("Share of the hash space this node owns").register(registry);
+            pointsGauge = Gauge.builder("ringd.node.points", this, m -> m.nodePoints).tag("node", node)
+                    .description("Ring points this node owns, after collisions").register(registry);
+            weightGauge = Gauge.builder("ringd.node.weight", this, m -> m.weight).tag("node", node)
+                    .description("This node's weight").register(registry);
+        }
+
+        void removeFrom(MeterRegistry registry) {
+            for (Meter m : new Meter[] {routes, share, pointsGauge, weightGauge}) {
+                registry.remove(m);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void ringSwapped(RingState previous, RingState current, Op op) {
+        Ownership ownership = current.ring().ownership();
+        Map<String, NodeMeters> old = byNode;
+        Map<String, NodeMeters> next = new HashMap<>();
+        for (Ownership.Share s : ownership.shares()) {
+            String id = s.node().id();
+            NodeMeters m = old.get(id);
+            if (m == null) {
+                m = new NodeMeters(registry, id);
+            }
+            m.ownershipShare = s.share();
+            m.nodePoints = s.points();
+            m.weight = s.node().weight();
+            next.put(id, m);
+        }
+        old.forEach((id, m) -> {
+            if (!next.containsKey(id)) {
+                m.removeFrom(registry);
+            }
+        });
+        if (info != null) {
+            registry.remove(info);
+        }
+        info = Gauge.builder("ringd.ring.info", () -> 1)
+                .tag("fingerprint", current.fingerprint())
+                .tag("hash", current.settings().hash())
+                .tag("algorithm", current.settings().algorithm())
+                .description("The ring this instance serves; compare fingerprints across instances")
+                .register(registry);
+        byNode = Map.copyOf(next);
+        nodes = current.nodes().size();
+        points = current.ring().pointCount();
+        version = current.version();
+        Counter c = changes.get(op);
+        if (c != null) {
+            c.increment();
+        }
+    }
+
+    @Override
+    public void routed(long atVersion, String node) {
+        if (atVersion == version) {
+            NodeMeters m = byNode.get(node);
+            if (m != null) {
+                m.routes.increment();
+            }
+        }
+    }
+
+    @Override
+    public void stale(long versionsBehind) {
+        stale.increment();
+        lag.record(versionsBehind);
+    }
+}

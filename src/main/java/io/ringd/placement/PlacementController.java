@@ -1,0 +1,135 @@
+package io.ringd.placement;
+
+import java.util.List;
+
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.ringd.ring.HashRing;
+import io.ringd.ring.Ownership;
+import io.ringd.ring.RingDiff;
+import io.ringd.state.RingService;
+import io.ringd.web.ApiDocs;
+import io.ringd.web.ApiException;
+import io.ringd.web.Bodies;
+import io.ringd.web.Problems;
+import io.ringd.web.Snapshots;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import tools.jackson.databind.JsonNode;
+
+/** How the hash space is split ({@code /ownership}) and what moves between versions ({@code /diff}). */
+@RestController
+@Tag(name = "placement", description = "Ownership of the hash space and what moves when membership changes")
+class PlacementController {
+
+    static final int DEFAULT_MAX_RANGES = 1000;
+    static final int MAX_RANGES = 100_000;
+
+    private final RingService ring;
+    private final Snapshots snapshots;
+
+    PlacementController(RingService ring, Snapshots snapshots) {
+        this.ring = ring;
+        this.snapshots = snapshots;
+    }
+
+    record NodeShare(String id, double weight, String zone, int points, long count, double share) {
+    }
+
+    record OwnershipAnswer(long version, List<NodeShare> nodes) {
+    }
+
+    record FlowView(String from, String to, long count, double share) {
+    }
+
+    record RangeView(long start, long end, String from, String to) {
+    }
+
+    record DiffAnswer(long from, Long to, long movedCount, double movedShare, List<FlowView> flows, int rangeCount,
+            List<RangeView> ranges, boolean rangesTruncated) {
+    }
+
+    @GetMapping("/ownership")
+    @Operation(summary = "Exact ownership of the hash space", description = "Per member, ascending by id: the count "
+            + "of hash values it owns (the counts add up to 2^32), its share, and its ring points after collisions.")
+    @ApiResponse(responseCode = "200", description = "The ownership")
+    OwnershipAnswer ownership() {
+        Ownership o = ring.current().ring().ownership();
+        return new OwnershipAnswer(o.version(), o.shares().stream()
+                .map(s -> new NodeShare(s.node().id(), s.node().weight(), s.node().zone(), s.points(), s.count(),
+                        s.share()))
+                .toList());
+    }
+
+    @GetMapping("/diff")
+    @Operation(summary = "What moved between two versions", description = "Exact moved count and share, the "
+            + "from->to flows (by count descending), and the moved ranges (inclusive, sorted, never wrapping), "
+            + "at most maxRanges of them.")
+    @ApiResponse(responseCode = "200", description = "The diff")
+    @ApiResponse(responseCode = "400", description = "Bad parameter", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "A version never made", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "410", description = "A version no longer kept", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    DiffAnswer diff(@Parameter(description = "The version diffed from", example = "6") @RequestParam long from,
+            @Parameter(description = "The version diffed to; the current one when absent", example = "7")
+            @RequestParam(required = false) Long to,
+            @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
+            @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges) {
+        checkMaxRanges(maxRanges);
+        HashRing a = snapshots.at(from, "from");
+        HashRing b = snapshots.at(to == null ? ring.current().version() : to, "to");
+        return answer(HashRing.diff(a, b), a.version(), b.version(), maxRanges);
+    }
+
+    @PostMapping(path = "/diff", consumes = "application/json")
+    @Operation(summary = "What a batch of changes would move", description = "A dry run of a /membership body "
+            + "against the current version: nothing is applied. 'to' is null.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                    mediaType = "application/json", examples = @ExampleObject(value = "{\"changes\":["
+                            + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1}]}"))))
+    @ApiResponse(responseCode = "200", description = "The diff")
+    @ApiResponse(responseCode = "400", description = "Bad change or parameter", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "A removal names no member", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    DiffAnswer preview(@RequestBody JsonNode body,
+            @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
+            @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges) {
+        checkMaxRanges(maxRanges);
+        HashRing a = ring.current().ring();
+        HashRing b = a.apply(Bodies.changes(body));
+        return answer(HashRing.diff(a, b), a.version(), null, maxRanges);
+    }
+
+    private static void checkMaxRanges(int maxRanges) {
+        if (maxRanges < 0 || maxRanges > MAX_RANGES) {
+            throw new ApiException(Problems.BAD_REQUEST, "maxRanges must be in [0, 100000]: " + maxRanges,
+                    "maxRanges");
+        }
+    }
+
+    private static DiffAnswer answer(RingDiff d, long from, Long to, int maxRanges) {
+        List<FlowView> flows = d.flows().stream()
+                .map(f -> new FlowView(f.from(), f.to(), f.count(), f.share())).toList();
+        List<RangeView> ranges = d.ranges(maxRanges).stream()
+                .map(r -> new RangeView(r.start(), r.end(), r.from(), r.to())).toList();
+        return new DiffAnswer(from, to, d.movedCount(), d.movedShare(), flows, d.rangeCount(), ranges,
+                d.rangeCount() > maxRanges);
+    }
+}

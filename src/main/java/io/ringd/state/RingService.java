@@ -1,0 +1,231 @@
+package io.ringd.state;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ringd.ring.Change;
+import io.ringd.ring.HashRing;
+import io.ringd.ring.Node;
+import io.ringd.ring.RingConfig;
+
+/**
+ * The ring this process serves: the current {@link RingState} in an
+ * {@link AtomicReference}, the kept history, and the serialized write path.
+ *
+ * <p>Lookups read {@link #current()} without locks. Writes take one lock,
+ * build the next state from the current one, make it durable in the
+ * {@link RingStore}, and only then swap it in, so no reader sees a change
+ * that could still be lost, and no write is lost to a concurrent one.
+ */
+public final class RingService {
+
+    private static final Logger log = LoggerFactory.getLogger(RingService.class);
+    private static final int CACHED_SNAPSHOTS = 4;
+
+    private final RingStore store;
+    private final int historyCapacity;
+    private final List<RingListener> listeners;
+    private final ReentrantLock writes = new ReentrantLock();
+    private final AtomicReference<RingState> current = new AtomicReference<>();
+    private volatile RingHistory history;
+    private final Map<Long, HashRing> snapshots = new LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, HashRing> eldest) {
+            return size() > CACHED_SNAPSHOTS;
+        }
+    };
+
+    /**
+     * Loads the stored state, or starts an empty ring with {@code initialSettings}.
+     *
+     * @throws IllegalStateException if the stored state cannot be read or is inconsistent
+     */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners) {
+        if (historyCapacity < 2) {
+            throw new IllegalArgumentException("history must keep at least 2 versions: " + historyCapacity);
+        }
+        this.store = Objects.requireNonNull(store, "store");
+        this.historyCapacity = historyCapacity;
+        this.listeners = List.copyOf(listeners);
+        Optional<PersistedState> loaded = store.load();
+        RingState initial;
+        if (loaded.isPresent()) {
+            PersistedState ps = loaded.get();
+            try {
+                ps.checkConsistent();
+                RingConfig config = ps.settings().toConfig();
+                initial = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()));
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("the stored ring state in " + store.describe()
+                        + " cannot be used: " + e.getMessage(), e);
+            }
+            history = ps.history();
+            log.info("Loaded ring version {} ({} nodes, {} versions kept) from {}", initial.version(),
+                    ps.nodes().size(), ps.history().size(), store.describe());
+        } else {
+            SettingsPatch.validate(initialSettings);
+            initial = RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()));
+            history = RingHistory.startingAt(0, initialSettings, List.of());
+            log.info("Starting a new empty ring with {} (store: {})", initialSettings, store.describe());
+        }
+        current.set(initial);
+        for (RingListener l : this.listeners) {
+            l.ringSwapped(null, initial, RingListener.Op.START);
+        }
+    }
+
+    /** The current state. Never blocks. */
+    public RingState current() {
+        return current.get();
+    }
+
+    /** The oldest version still kept. */
+    public long oldestVersion() {
+        return history.baseVersion();
+    }
+
+    /**
+     * The snapshot at {@code version}: the current one, or a kept one rebuilt
+     * from its membership (a few are cached).
+     *
+     * @throws VersionException.NotMade if the version was never made
+     * @throws VersionException.Gone    if it is no longer kept
+     */
+    public HashRing ringAt(long version) {
+        RingState now = current.get();
+        if (version == now.version()) {
+            return now.ring();
+        }
+        if (version > now.version() || version < 0) {
+            throw new VersionException.NotMade(version, now.version());
+        }
+        synchronized (snapshots) {
+            HashRing cached = snapshots.get(version);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        RingHistory.Version v = history.at(version);
+        HashRing ring = HashRing.of(v.settings().toConfig(), version, v.nodes());
+        synchronized (snapshots) {
+            snapshots.put(version, ring);
+        }
+        return ring;
+    }
+
+    /** The settings at {@code version} (same errors as {@link #ringAt(long)}). */
+    public RingSettings settingsAt(long version) {
+        RingState now = current.get();
+        if (version == now.version()) {
+            return now.settings();
+        }
+        if (version > now.version() || version < 0) {
+            throw new VersionException.NotMade(version, now.version());
+        }
+        return history.at(version).settings();
+    }
+
+    /** The result of a put: the state after it and whether the node was new. */
+    public record PutResult(RingState state, boolean created) {
+    }
+
+    /** Adds or replaces a node. */
+    public PutResult put(Node node, Long ifMatch) {
+        boolean[] created = new boolean[1];
+        RingState after = write(RingListener.Op.PUT, ifMatch, cur -> {
+            created[0] = !cur.ring().contains(node.id());
+            return List.of(Change.put(node));
+        });
+        return new PutResult(after, created[0]);
+    }
+
+    /**
+     * Removes a node.
+     *
+     * @throws io.ringd.ring.RingException.UnknownNode if it is not a member
+     */
+    public RingState remove(String id, Long ifMatch) {
+        return write(RingListener.Op.REMOVE, ifMatch, cur -> List.of(Change.remove(id)));
+    }
+
+    /** Applies a batch of changes, all or nothing, as one version. */
+    public RingState apply(List<Change> changes, Long ifMatch) {
+        return write(RingListener.Op.BATCH, ifMatch, cur -> changes);
+    }
+
+    /** The ring a batch would give, without applying it. */
+    public HashRing preview(List<Change> changes) {
+        return current.get().ring().apply(changes);
+    }
+
+    /** Changes settings; fields left {@code null} keep their value. */
+    public RingState updateSettings(SettingsPatch patch, Long ifMatch) {
+        writes.lock();
+        try {
+            RingState cur = current.get();
+            checkIfMatch(ifMatch, cur);
+            RingSettings next = patch.applyTo(cur.settings());
+            if (next.equals(cur.settings())) {
+                return cur;
+            }
+            RingConfig config = next.toConfig();
+            HashRing ring = HashRing.of(config, cur.version() + 1, cur.nodes());
+            return commit(cur, RingState.of(next, ring), List.of(), next, RingListener.Op.SETTINGS);
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    private interface ChangeSource {
+        List<Change> changes(RingState current);
+    }
+
+    private RingState write(RingListener.Op op, Long ifMatch, ChangeSource source) {
+        writes.lock();
+        try {
+            RingState cur = current.get();
+            checkIfMatch(ifMatch, cur);
+            List<Change> changes = source.changes(cur);
+            HashRing next = cur.ring().apply(changes);
+            if (next == cur.ring()) {
+                return cur; // nothing changed: no new version
+            }
+            return commit(cur, RingState.of(cur.settings(), next), changes, null, op);
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    private RingState commit(RingState cur, RingState next, List<Change> changes, RingSettings newSettings,
+            RingListener.Op op) {
+        RingHistory nextHistory = history.append(
+                new HistoryDelta(next.version(), new ArrayList<>(changes), newSettings), historyCapacity);
+        store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory));
+        history = nextHistory;
+        current.set(next);
+        for (RingListener l : listeners) {
+            try {
+                l.ringSwapped(cur, next, op);
+            } catch (RuntimeException e) {
+                log.warn("A ring listener failed on version {}", next.version(), e);
+            }
+        }
+        return next;
+    }
+
+    private static void checkIfMatch(Long ifMatch, RingState cur) {
+        if (ifMatch != null && ifMatch != cur.version()) {
+            throw new VersionException.Mismatch(ifMatch, cur.version());
+        }
+    }
+}

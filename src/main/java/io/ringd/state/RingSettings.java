@@ -1,0 +1,37 @@
+package io.ringd.state;
+
+import io.ringd.ring.KeyHashes;
+import io.ringd.ring.RingConfig;
+
+/**
+ * The settings of one ring, as the API shows them: the hash function, the
+ * points per unit of weight, the placement algorithm and the Maglev table
+ * size. Values are validated by {@link SettingsPatch}; {@link #toConfig()}
+ * refuses those not implemented yet.
+ *
+ * @param hash            {@code md5}, {@code murmur3}, {@code sha256} (or {@code ketama}, not supported yet)
+ * @param vnodesPerWeight points per unit of weight, 1 .. 4096
+ * @param algorithm       {@code ring} (or {@code maglev}, not supported yet)
+ * @param maglevTableSize a prime between 1,009 and 5,000,011
+ */
+public record RingSettings(String hash, int vnodesPerWeight, String algorithm, int maglevTableSize) {
+
+    public static final String RING = "ring";
+    public static final int DEFAULT_MAGLEV_TABLE_SIZE = 65_537;
+
+    /** md5, 128, ring, 65537. */
+    public static RingSettings defaults() {
+        return new RingSettings(KeyHashes.DEFAULT, RingConfig.DEFAULT_VNODES_PER_WEIGHT, RING,
+                DEFAULT_MAGLEV_TABLE_SIZE);
+    }
+
+    /**
+     * The library config for these settings.
+     *
+     * @throws InvalidRequestException if a value is not supported
+     */
+    public RingConfig toConfig() {
+        SettingsPatch.checkSupported(this);
+        return new RingConfig(KeyHashes.byName(hash), vnodesPerWeight);
+    }
+}

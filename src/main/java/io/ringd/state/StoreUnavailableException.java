@@ -1,0 +1,9 @@
+package io.ringd.state;
+
+/** The store could not make a change durable (HTTP 503); the change was not applied. */
+public class StoreUnavailableException extends RuntimeException {
+
+    public StoreUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
