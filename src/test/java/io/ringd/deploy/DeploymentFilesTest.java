@@ -1,0 +1,616 @@
+package io.ringd.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Checks the deployment files: the Grafana dashboard and its provisioning, the Prometheus
+ * configuration and alert rules (with promtool), the compose file (with docker-compose), the
+ * Dockerfile (statically: no Docker engine is needed) and the container's health-check program.
+ *
+ * <p>promtool and docker-compose must be on the PATH; .ci/run installs them (Debian packages
+ * {@code prometheus} and {@code docker-compose}). A missing tool fails the test, it is not skipped.
+ */
+class DeploymentFilesTest {
+
+    static final List<String> REQUIRED_PANELS = List.of(
+            "Ownership share per node",
+            "Routed share vs owned share per node",
+            "Routing rate per node",
+            "Ring version per instance",
+            "Ring fingerprint per instance",
+            "Stale request rate",
+            "Client version lag",
+            "Lookup latency p50 and p99");
+
+    static final List<String> REQUIRED_ALERTS = List.of(
+            "RingdDown",
+            "RingdNotReady",
+            "RingdRingEmpty",
+            "RingdFingerprintMismatch",
+            "RingdRoutedShareSkew",
+            "RingdStaleClients",
+            "RingdClientVersionLagHigh");
+
+    /** The metrics the service promises (docs/deployment.md lists them). */
+    static final Set<String> CONTRACT_METRICS = Set.of(
+            "ringd_ring_version", "ringd_nodes", "ringd_points",
+            "ringd_routes_total",
+            "ringd_ownership_share", "ringd_node_points", "ringd_node_weight",
+            "ringd_membership_changes_total",
+            "ringd_stale_requests_total",
+            "ringd_client_version_lag_count", "ringd_client_version_lag_sum",
+            "ringd_client_version_lag_max", "ringd_client_version_lag_bucket",
+            "ringd_ring_info");
+
+    static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "row");
+
+    static final long TOOL_TIMEOUT_SECONDS = 120;
+
+    final Path root = DeployAssets.projectRoot();
+
+    // ---- Grafana -----------------------------------------------------------------------------
+
+    @Test
+    void dashboardHasEveryRequiredPanelEachWithAQuery() {
+        Map<String, JsonNode> panels = panelsByTitle();
+        assertThat(panels.keySet()).containsAll(REQUIRED_PANELS);
+        for (JsonNode panel : panels.values()) {
+            if (panel.path("type").stringValue("").equals("row")) {
+                continue;
+            }
+            List<String> exprs = new ArrayList<>();
+            for (JsonNode target : panel.path("targets")) {
+                if (!target.path("expr").stringValue("").isBlank()) {
+                    exprs.add(target.path("expr").stringValue());
+                }
+            }
+            assertThat(exprs).as("queries of panel \"%s\"", panel.path("title").stringValue()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void dashboardIsWellFormedAndUsesTheProvisionedDatasource() {
+        JsonNode dashboard = DeployAssets.dashboard();
+        assertThat(dashboard.path("uid").stringValue("")).isNotBlank();
+        assertThat(dashboard.path("title").stringValue("")).isNotBlank();
+        assertThat(dashboard.path("schemaVersion").asInt()).isBetween(36, 41);
+        assertThat(dashboard.has("id") && !dashboard.path("id").isNull())
+                .as("a provisioned dashboard carries no database id").isFalse();
+
+        String uid = provisionedDatasourceUid();
+        Set<Integer> ids = new HashSet<>();
+        for (JsonNode panel : allPanels()) {
+            String title = panel.path("title").stringValue("");
+            assertThat(ids.add(panel.path("id").asInt())).as("unique id of panel \"%s\"", title).isTrue();
+            assertThat(panel.path("type").stringValue("")).as("type of panel \"%s\"", title).isIn(PANEL_TYPES);
+            JsonNode grid = panel.path("gridPos");
+            for (String field : List.of("x", "y", "w", "h")) {
+                assertThat(grid.path(field).isInt()).as("gridPos.%s of panel \"%s\"", field, title).isTrue();
+            }
+            assertThat(grid.path("x").asInt() + grid.path("w").asInt()).as("width of \"%s\"", title).isLessThanOrEqualTo(24);
+            if (panel.path("type").stringValue("").equals("row")) {
+                continue;
+            }
+            assertThat(panel.path("datasource").path("uid").stringValue("")).as("datasource of \"%s\"", title).isEqualTo(uid);
+            for (JsonNode target : panel.path("targets")) {
+                assertThat(target.path("datasource").path("uid").stringValue(uid))
+                        .as("datasource of a target of \"%s\"", title).isEqualTo(uid);
+                assertThat(target.path("refId").stringValue("")).as("refId of a target of \"%s\"", title).isNotBlank();
+            }
+        }
+    }
+
+    @Test
+    void dashboardMarksMembershipChangesAsAnnotations() {
+        List<JsonNode> prometheusAnnotations = new ArrayList<>();
+        for (JsonNode annotation : DeployAssets.dashboard().path("annotations").path("list")) {
+            if (annotation.has("expr")) {
+                prometheusAnnotations.add(annotation);
+            }
+        }
+        assertThat(prometheusAnnotations).isNotEmpty();
+        assertThat(prometheusAnnotations)
+                .anySatisfy(a -> assertThat(a.path("expr").stringValue())
+                        .containsAnyOf("increase(ringd_membership_changes_total", "changes(ringd_ring_version"));
+        for (JsonNode annotation : prometheusAnnotations) {
+            assertThat(annotation.path("enable").asBoolean()).isTrue();
+            assertThat(annotation.path("datasource").path("uid").stringValue("")).isEqualTo(provisionedDatasourceUid());
+        }
+    }
+
+    @Test
+    void grafanaProvisioningFindsTheDashboardAndPrometheus() {
+        Map<String, Object> grafana = service("grafana");
+        Map<String, String> mounts = bindMounts(grafana);
+
+        // The dashboard provider reads the folder that compose mounts the dashboards into.
+        Map<String, Object> providers = yaml("deploy/grafana/provisioning/dashboards/ringd.yml");
+        Map<String, Object> provider = first(providers, "providers");
+        assertThat(provider.get("type")).isEqualTo("file");
+        String dashboardsPath = String.valueOf(map(provider, "options").get("path"));
+        assertThat(mounts).containsEntry("./deploy/grafana/dashboards", dashboardsPath);
+        assertThat(mounts).containsEntry("./deploy/grafana/provisioning/dashboards", "/etc/grafana/provisioning/dashboards");
+        assertThat(mounts).containsEntry("./deploy/grafana/provisioning/datasources", "/etc/grafana/provisioning/datasources");
+        assertThat(root.resolve("deploy/grafana/dashboards/ringd.json")).isRegularFile();
+
+        // The home page is the dashboard, visible without logging in.
+        Map<String, String> env = environment(grafana);
+        assertThat(env).containsEntry("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH", dashboardsPath + "/ringd.json");
+        assertThat(env).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "true");
+        assertThat(env).containsEntry("GF_AUTH_ANONYMOUS_ORG_ROLE", "Viewer");
+
+        // The datasource is the compose stack's Prometheus.
+        Map<String, Object> datasource = first(yaml("deploy/grafana/provisioning/datasources/prometheus.yml"), "datasources");
+        assertThat(datasource.get("type")).isEqualTo("prometheus");
+        assertThat(datasource.get("url")).isEqualTo("http://prometheus:9090");
+        assertThat(composeServices()).containsKey("prometheus");
+    }
+
+    // ---- Prometheus --------------------------------------------------------------------------
+
+    @Test
+    void prometheusScrapesRingdAndLoadsTheRules() {
+        Map<String, Object> config = yaml("deploy/prometheus/prometheus.yml");
+        assertThat(list(config, "rule_files")).containsExactly("rules.yml");
+        Map<String, Object> job = null;
+        for (Object o : list(config, "scrape_configs")) {
+            Map<String, Object> scrape = cast(o);
+            if ("ringd".equals(scrape.get("job_name"))) {
+                job = scrape;
+            }
+        }
+        assertThat(job).as("scrape job \"ringd\"").isNotNull();
+        assertThat(job.get("metrics_path")).isEqualTo("/actuator/prometheus");
+        Map<String, Object> staticConfig = first(job, "static_configs");
+        assertThat(list(staticConfig, "targets")).containsExactly("ringd:8080");
+
+        // ringd:8080 is the compose service, and compose mounts this folder as Prometheus's config.
+        assertThat(composeServices()).containsKey("ringd");
+        assertThat(bindMounts(service("prometheus"))).containsEntry("./deploy/prometheus", "/etc/prometheus");
+        assertThat(String.valueOf(service("prometheus").get("command"))).contains("--config.file=/etc/prometheus/prometheus.yml");
+    }
+
+    @Test
+    void rulesHaveEveryRequiredAlertWithSummaryAndDescription() {
+        Map<String, Map<String, Object>> alerts = new LinkedHashMap<>();
+        for (Map<String, Object> rule : DeployAssets.rules()) {
+            if (rule.containsKey("alert")) {
+                alerts.put(String.valueOf(rule.get("alert")), rule);
+            }
+        }
+        assertThat(alerts.keySet()).containsAll(REQUIRED_ALERTS);
+        for (Map.Entry<String, Map<String, Object>> alert : alerts.entrySet()) {
+            Map<String, Object> annotations = map(alert.getValue(), "annotations");
+            assertThat(String.valueOf(annotations.get("summary"))).as("summary of %s", alert.getKey()).isNotBlank();
+            assertThat(String.valueOf(annotations.get("description"))).as("description of %s", alert.getKey()).isNotBlank();
+            assertThat(map(alert.getValue(), "labels")).as("labels of %s", alert.getKey()).containsKey("severity");
+            assertThat(alert.getValue()).as("'for' of %s", alert.getKey()).containsKey("for");
+        }
+        Map<String, String> exprs = DeployAssets.ruleExpressions();
+        assertThat(exprs.get("RingdFingerprintMismatch")).contains("count by (fingerprint)").contains("ringd_ring_info");
+        assertThat(exprs.get("RingdStaleClients")).contains("rate(ringd_stale_requests_total");
+        assertThat(exprs.get("RingdRoutedShareSkew")).contains("ringd_routes_total").contains("ringd_ownership_share");
+    }
+
+    @Test
+    void promtoolAcceptsThePrometheusConfig() throws Exception {
+        expectSuccess(run(List.of("promtool", "check", "config", "deploy/prometheus/prometheus.yml"), Map.of(), Set.of()));
+    }
+
+    @Test
+    void promtoolAcceptsTheRules() throws Exception {
+        expectSuccess(run(List.of("promtool", "check", "rules", "deploy/prometheus/rules.yml"), Map.of(), Set.of()));
+    }
+
+    @Test
+    void alertRulesPassTheirUnitTests() throws Exception {
+        expectSuccess(run(List.of("promtool", "test", "rules", "deploy/prometheus/rules_test.yml"), Map.of(), Set.of()));
+    }
+
+    /** Every dashboard query parses as PromQL (Grafana's variables replaced by plain values). */
+    @Test
+    void promtoolParsesEveryDashboardQuery(@TempDir Path tmp) throws Exception {
+        List<Map<String, Object>> rules = new ArrayList<>();
+        int n = 0;
+        for (String expr : DeployAssets.dashboardQueries()) {
+            String promql = expr.replace("$__rate_interval", "1m").replace("$__interval", "1m")
+                    .replace("$__range", "1h").replace("$instance", ".*");
+            assertThat(promql).as("unreplaced Grafana variable in %s", expr).doesNotContain("$");
+            Map<String, Object> rule = new LinkedHashMap<>();
+            rule.put("record", "dashboard:query_" + (++n));
+            rule.put("expr", promql);
+            rules.add(rule);
+        }
+        assertThat(n).isGreaterThanOrEqualTo(REQUIRED_PANELS.size());
+        Map<String, Object> group = Map.of("name", "dashboard-queries", "rules", rules);
+        Path file = tmp.resolve("dashboard-queries.yml");
+        Files.writeString(file, new Yaml().dump(Map.of("groups", List.of(group))));
+        expectSuccess(run(List.of("promtool", "check", "rules", file.toString()), Map.of(), Set.of()));
+    }
+
+    @Test
+    void queriedRingdMetricsAreThoseTheServiceExposes() {
+        Set<String> queried = DeployAssets.queriedRingdMetrics();
+        assertThat(queried).isNotEmpty().allMatch(name -> name.startsWith("ringd_"));
+        assertThat(CONTRACT_METRICS).containsAll(queried);
+        assertThat(queried).contains("ringd_ring_info", "ringd_routes_total", "ringd_ownership_share",
+                "ringd_ring_version", "ringd_stale_requests_total", "ringd_client_version_lag_bucket",
+                "ringd_membership_changes_total");
+    }
+
+    // ---- docker-compose ----------------------------------------------------------------------
+
+    @Test
+    void everyFileTheComposeFileMountsExists() {
+        int mounts = 0;
+        for (Map.Entry<String, Map<String, Object>> service : composeServices().entrySet()) {
+            for (String source : bindMounts(service.getValue()).keySet()) {
+                assertThat(root.resolve(source).normalize())
+                        .as("%s of service %s", source, service.getKey()).exists();
+                mounts++;
+            }
+            Object build = service.getValue().get("build");
+            if (build != null) {
+                String context = build instanceof Map<?, ?> m ? String.valueOf(m.get("context")) : String.valueOf(build);
+                assertThat(root.resolve(context).resolve("Dockerfile")).isRegularFile();
+            }
+        }
+        assertThat(mounts).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void composeRunsRingdWithAVolumeAndTheAdminTokenFromTheEnvironment() {
+        Map<String, Object> ringd = service("ringd");
+        assertThat(String.valueOf(ringd.get("build"))).isEqualTo(".");
+        assertThat(environment(ringd)).containsEntry("RINGD_ADMIN_TOKEN", "${RINGD_ADMIN_TOKEN:?set RINGD_ADMIN_TOKEN}");
+        assertThat(list(ringd, "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("8080:8080"));
+        assertThat(list(ringd, "volumes")).anySatisfy(v -> assertThat(String.valueOf(v)).endsWith(":/data"));
+        assertThat(list(service("prometheus"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("9090:9090"));
+        assertThat(list(service("grafana"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("3000:3000"));
+        assertThat(String.valueOf(service("prometheus").get("image"))).startsWith("prom/prometheus:");
+        assertThat(String.valueOf(service("grafana").get("image"))).startsWith("grafana/grafana:");
+    }
+
+    @Test
+    void dockerComposeAcceptsTheComposeFile() throws Exception {
+        expectSuccess(run(List.of("docker-compose", "-f", "docker-compose.yml", "config", "-q"),
+                Map.of("RINGD_ADMIN_TOKEN", "test-token"), Set.of()));
+    }
+
+    @Test
+    void dockerComposeRefusesToRunWithoutAnAdminToken(@TempDir Path tmp) throws Exception {
+        Path emptyEnv = Files.writeString(tmp.resolve("empty.env"), "");
+        Result result = run(List.of("docker-compose", "-f", "docker-compose.yml", "--env-file", emptyEnv.toString(), "config", "-q"),
+                Map.of(), Set.of("RINGD_ADMIN_TOKEN"));
+        assertThat(result.exitCode()).as("exit code of %s", result.command()).isNotZero();
+        assertThat(result.output()).contains("set RINGD_ADMIN_TOKEN");
+    }
+
+    // ---- Dockerfile --------------------------------------------------------------------------
+
+    @Test
+    void dockerfileIsMultiStageNonRootWithHealthCheckAndDataVolume() {
+        List<String> instructions = dockerfileInstructions();
+        List<String> froms = instructions.stream().filter(i -> keyword(i).equals("FROM")).toList();
+        assertThat(froms).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(froms.get(0)).matches("(?i)FROM\\s+(--platform=\\S+\\s+)?\\S+\\s+AS\\s+build");
+        assertThat(froms.get(0)).containsPattern("eclipse-temurin:\\S*jdk");
+        assertThat(froms.get(froms.size() - 1)).containsPattern("eclipse-temurin:\\S*jre");
+
+        // Everything below concerns the final stage.
+        List<String> run = instructions.subList(instructions.lastIndexOf(froms.get(froms.size() - 1)), instructions.size());
+
+        List<String> users = run.stream().filter(i -> keyword(i).equals("USER")).toList();
+        assertThat(users).as("USER in the run stage").isNotEmpty();
+        String user = users.get(users.size() - 1).substring(4).trim().split(":")[0];
+        assertThat(user).isNotIn("root", "0", "");
+
+        assertThat(run).anySatisfy(i -> assertThat(i).matches("(?i)HEALTHCHECK\\s+.*CMD\\s+.+"));
+        assertThat(run).anySatisfy(i -> assertThat(i).matches("(?i)VOLUME\\s+(\\[\\s*\"/data\"\\s*]|/data)"));
+        assertThat(run).anySatisfy(i -> assertThat(i).matches("(?i)EXPOSE\\s+8080(/tcp)?"));
+        assertThat(run).anySatisfy(i -> assertThat(i).matches("(?is)ENV\\s+.*RINGD_DATA_DIR=/data.*"));
+        assertThat(run).anySatisfy(i -> assertThat(i).matches("(?is)ENV\\s+.*JAVA_TOOL_OPTIONS=.*MaxRAMPercentage.*"));
+        assertThat(run).anySatisfy(i -> assertThat(i).startsWith("ENTRYPOINT").contains("/app/ringd.jar"));
+
+        // The admin token is never baked into the image.
+        assertThat(instructions).noneSatisfy(i -> assertThat(i).matches("(?is)(ENV|ARG)\\s+.*RINGD_ADMIN_TOKEN.*"));
+
+        // The build uses the wrapper, with a dependency layer before the sources.
+        String all = String.join("\n", instructions);
+        assertThat(all).contains("./mvnw -B -ntp -DskipTests package").contains("dependency:go-offline");
+        assertThat(all.indexOf("dependency:go-offline")).isLessThan(all.indexOf("COPY src/"));
+    }
+
+    @Test
+    void everyFileTheDockerfileCopiesIsInTheBuildContext() throws IOException {
+        List<String> ignored = Files.readAllLines(root.resolve(".dockerignore")).stream()
+                .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        for (String instruction : dockerfileInstructions()) {
+            if (!keyword(instruction).equals("COPY") || instruction.contains("--from=")) {
+                continue;
+            }
+            String[] words = instruction.trim().split("\\s+");
+            for (int i = 1; i < words.length - 1; i++) {
+                if (words[i].startsWith("--")) {
+                    continue;
+                }
+                String source = words[i].replaceAll("/$", "");
+                assertThat(root.resolve(source)).as("COPY source %s", source).exists();
+                for (String pattern : ignored) {
+                    String p = pattern.replaceAll("/$", "");
+                    assertThat(source.equals(p) || source.startsWith(p + "/"))
+                            .as("COPY source %s is excluded by .dockerignore entry %s", source, pattern).isFalse();
+                }
+            }
+        }
+        assertThat(ignored).contains(".git", "target/", "data/");
+    }
+
+    /** The HEALTHCHECK program: exit 0 only when the readiness endpoint answers 200. */
+    @Test
+    void healthCheckProgramExitsZeroOnlyWhenReady(@TempDir Path tmp) throws Exception {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        assertThat(javac).as("a JDK (javax.tools compiler) to compile the health check").isNotNull();
+        int compiled = javac.run(null, null, null, "--release", "17", "-d", tmp.toString(),
+                root.resolve("deploy/docker/HealthCheck.java").toString());
+        assertThat(compiled).isZero();
+
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/ready", exchange -> {
+            byte[] body = "{\"status\":\"UP\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/not-ready", exchange -> {
+            byte[] body = "{\"status\":\"OUT_OF_SERVICE\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(503, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = List.of(java, "-Xmx16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-cp", tmp.toString(), "HealthCheck");
+            assertThat(runJava(command, base + "/ready").exitCode()).isZero();
+            assertThat(runJava(command, base + "/not-ready").exitCode()).isEqualTo(1);
+            assertThat(runJava(command, "http://127.0.0.1:" + closedPort + "/ready").exitCode()).isEqualTo(1);
+            // Without an argument it checks SERVER_PORT's readiness endpoint; here a 404.
+            Result byEnv = run(command, Map.of("SERVER_PORT", String.valueOf(server.getAddress().getPort())), Set.of());
+            assertThat(byEnv.exitCode()).isEqualTo(1);
+            assertThat(byEnv.output()).contains("/actuator/health/readiness answered 404");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void dockerfileHealthCheckRunsTheCompiledProgram() {
+        String all = String.join("\n", dockerfileInstructions());
+        assertThat(all).contains("COPY deploy/docker/HealthCheck.java").contains("javac ");
+        String healthcheck = dockerfileInstructions().stream().filter(i -> keyword(i).equals("HEALTHCHECK")).findFirst().orElseThrow();
+        assertThat(healthcheck).contains("\"java\"").contains("/app/healthcheck").contains("HealthCheck");
+        assertThat(all).contains("COPY --from=build /build/healthcheck/ /app/healthcheck/");
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------
+
+    private Map<String, JsonNode> panelsByTitle() {
+        Map<String, JsonNode> byTitle = new LinkedHashMap<>();
+        for (JsonNode panel : allPanels()) {
+            byTitle.put(panel.path("title").stringValue(""), panel);
+        }
+        return byTitle;
+    }
+
+    private List<JsonNode> allPanels() {
+        List<JsonNode> panels = new ArrayList<>();
+        for (JsonNode panel : DeployAssets.dashboard().path("panels")) {
+            panels.add(panel);
+            for (JsonNode nested : panel.path("panels")) {
+                panels.add(nested);
+            }
+        }
+        return panels;
+    }
+
+    private String provisionedDatasourceUid() {
+        Map<String, Object> datasource = first(yaml("deploy/grafana/provisioning/datasources/prometheus.yml"), "datasources");
+        String uid = String.valueOf(datasource.get("uid"));
+        assertThat(uid).isNotBlank().isNotEqualTo("null");
+        return uid;
+    }
+
+    private Map<String, Map<String, Object>> composeServices() {
+        Map<String, Map<String, Object>> services = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : map(yaml("docker-compose.yml"), "services").entrySet()) {
+            services.put(e.getKey(), cast(e.getValue()));
+        }
+        return services;
+    }
+
+    private Map<String, Object> service(String name) {
+        Map<String, Object> service = composeServices().get(name);
+        assertThat(service).as("compose service %s", name).isNotNull();
+        return service;
+    }
+
+    /** Host path (as written, starting with ./) to container path, for a service's bind mounts. */
+    private static Map<String, String> bindMounts(Map<String, Object> service) {
+        Map<String, String> mounts = new LinkedHashMap<>();
+        Object volumes = service.get("volumes");
+        if (volumes == null) {
+            return mounts;
+        }
+        for (Object volume : (List<?>) volumes) {
+            String source;
+            String target;
+            if (volume instanceof Map<?, ?> longSyntax) {
+                source = String.valueOf(longSyntax.get("source"));
+                target = String.valueOf(longSyntax.get("target"));
+            } else {
+                String[] parts = String.valueOf(volume).split(":");
+                source = parts[0];
+                target = parts.length > 1 ? parts[1] : parts[0];
+            }
+            if (source.startsWith("./") || source.startsWith("../") || source.startsWith("/")) {
+                mounts.put(source.replaceAll("/$", ""), target);
+            }
+        }
+        return mounts;
+    }
+
+    private static Map<String, String> environment(Map<String, Object> service) {
+        Map<String, String> env = new LinkedHashMap<>();
+        Object environment = service.get("environment");
+        if (environment instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> env.put(String.valueOf(k), String.valueOf(v)));
+        } else if (environment instanceof List<?> l) {
+            for (Object entry : l) {
+                String[] kv = String.valueOf(entry).split("=", 2);
+                env.put(kv[0], kv.length > 1 ? kv[1] : "");
+            }
+        }
+        return env;
+    }
+
+    /** The Dockerfile's instructions, continuation lines joined and comments dropped. */
+    private List<String> dockerfileInstructions() {
+        List<String> instructions = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : DeployAssets.read("Dockerfile").split("\n")) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("#") || (trimmed.isEmpty() && current.length() == 0)) {
+                continue;
+            }
+            if (trimmed.endsWith("\\")) {
+                current.append(trimmed, 0, trimmed.length() - 1).append(' ');
+                continue;
+            }
+            current.append(trimmed);
+            if (current.length() > 0) {
+                instructions.add(current.toString().replaceAll("\\s+", " ").trim());
+            }
+            current.setLength(0);
+        }
+        return instructions;
+    }
+
+    private static String keyword(String instruction) {
+        return instruction.split("\\s+", 2)[0].toUpperCase();
+    }
+
+    private Map<String, Object> yaml(String relativePath) {
+        Map<String, Object> loaded = new Yaml().load(DeployAssets.read(relativePath));
+        assertThat(loaded).as(relativePath).isNotNull();
+        return loaded;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object o) {
+        return (T) o;
+    }
+
+    private static Map<String, Object> map(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        assertThat(value).as(key).isInstanceOf(Map.class);
+        return cast(value);
+    }
+
+    private static List<Object> list(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        assertThat(value).as(key).isInstanceOf(List.class);
+        return cast(value);
+    }
+
+    private static Map<String, Object> first(Map<String, Object> parent, String key) {
+        List<Object> items = list(parent, key);
+        assertThat(items).as(key).isNotEmpty();
+        return cast(items.get(0));
+    }
+
+    record Result(List<String> command, int exitCode, String output) {
+    }
+
+    private Result runJava(List<String> command, String url) throws Exception {
+        List<String> withUrl = new ArrayList<>(command);
+        withUrl.add(url);
+        return run(withUrl, Map.of(), Set.of());
+    }
+
+    /** Runs a command in the project root; a tool missing from the PATH fails the test. */
+    private Result run(List<String> command, Map<String, String> env, Set<String> unset) throws Exception {
+        String tool = command.get(0);
+        if (!tool.contains(File.separator) && !onPath(tool)) {
+            fail(tool + " is not on the PATH: install it to run the deployment checks (on Debian: apt-get install "
+                    + (tool.equals("promtool") ? "prometheus" : tool) + "; .ci/run installs it)");
+        }
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
+        builder.environment().keySet().removeAll(unset);
+        builder.environment().putAll(env);
+        Path log = Files.createTempFile("deploy-tool", ".log");
+        try {
+            builder.redirectOutput(log.toFile());
+            Process process = builder.start();
+            if (!process.waitFor(TOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                fail(String.join(" ", command) + " did not finish within " + TOOL_TIMEOUT_SECONDS + " s:\n" + Files.readString(log));
+            }
+            return new Result(command, process.exitValue(), Files.readString(log));
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static void expectSuccess(Result result) {
+        assertThat(result.exitCode()).as("exit code of `%s`; its output:%n%s", String.join(" ", result.command()), result.output())
+                .isZero();
+    }
+
+    private static boolean onPath(String tool) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String dir : path.split(Pattern.quote(File.pathSeparator))) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
