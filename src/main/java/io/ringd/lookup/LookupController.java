@@ -98,6 +98,12 @@ class LookupController {
         return routeKey(Keys.check(key, "key"), version);
     }
 
+    @GetMapping({"/route/", "/preference/"})
+    @io.swagger.v3.oas.annotations.Hidden
+    Object emptyKey() {
+        throw new ApiException(Problems.BAD_REQUEST, "key must be 1 to 4096 UTF-8 bytes: it is empty", "key");
+    }
+
     private RouteAnswer routeKey(String key, Long version) {
         HashRing r = snapshots.at(version, "version");
         String node = r.route(key);

@@ -159,6 +159,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e instanceof MissingRequestHeaderException mh) {
             p.setProperty("field", mh.getHeaderName());
         }
+        if (e instanceof org.springframework.web.bind.UnsatisfiedServletRequestParameterException u
+                && !u.getParamConditionGroups().isEmpty() && u.getParamConditionGroups().get(0).length == 1) {
+            String param = u.getParamConditionGroups().get(0)[0];
+            p.setDetail(param + " is required");
+            p.setProperty("field", param);
+        }
         p.setInstance(null);
         return ResponseEntity.status(status).headers(headers).contentType(
                 org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON).body(p);
