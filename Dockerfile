@@ -54,9 +54,8 @@ EXPOSE 8080
 USER 10001:10001
 
 # Health check tool: a tiny Java class compiled in the build stage, run by the
-# JRE that runs ringd. The eclipse-temurin Ubuntu images happen to ship curl and
-# wget today, but only "for historical reasons" (adoptium/containers#255) and
-# not in every variant, so relying on them could break on a base image update;
+# JRE that runs ringd. The JRE base image happens to ship curl and wget today,
+# but not as a promise, so relying on them could break on a base image update;
 # installing curl would add a package (and its CVEs) just for this. The JVM flags
 # keep the checker small and quick (they override JAVA_TOOL_OPTIONS, which the
 # checker JVM also reads). It checks readiness: ready means able to serve lookups.
