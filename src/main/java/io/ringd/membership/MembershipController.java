@@ -218,6 +218,8 @@ class MembershipController {
             mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
             mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
+            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
             mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable",

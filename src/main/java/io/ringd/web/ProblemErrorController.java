@@ -11,6 +11,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Answers the container's error dispatches ({@code /error}) with a problem detail, never an HTML page. */
 @RestController
+@io.swagger.v3.oas.annotations.Hidden
 class ProblemErrorController implements ErrorController {
 
     @RequestMapping("/error")

@@ -122,10 +122,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             }
         }
         String why = "the body must be a JSON document";
-        if (e.getCause() instanceof JacksonException je) {
-            why = "the body is not valid JSON: " + je.getOriginalMessage()
+        if (e.getCause() instanceof tools.jackson.core.exc.StreamConstraintsException) {
+            why = "the body holds a number, string or nesting too large to read";
+        } else if (e.getCause() instanceof JacksonException je) {
+            String original = String.valueOf(je.getOriginalMessage())
                     .replaceAll("\\s*\\(start marker at \\[Source.*?\\]\\)", "");
-            if (je.getLocation() != null) {
+            // Parser messages that name its classes or features say nothing to a client.
+            boolean internal = original.contains("`") || original.contains("tools.jackson")
+                    || original.contains("Feature");
+            why = "the body is not valid JSON" + (internal ? "" : ": " + original);
+            if (je.getLocation() != null && je.getLocation().getLineNr() > 0) {
                 why += " (line " + je.getLocation().getLineNr() + ", column " + je.getLocation().getColumnNr() + ")";
             }
         } else if (e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")) {

@@ -15,10 +15,14 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import io.ringd.state.RingService;
+
 /**
  * Refuses, before anything else runs, what the servlet container would
  * otherwise mangle or accept unbounded: a raw {@code ;} in the path (the
- * container would silently cut the key there) and bodies over 4 MiB.
+ * container would silently cut the key there), a query string that is not
+ * valid UTF-8 or repeats a parameter (which would be joined with commas),
+ * and bodies over 4 MiB.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -28,9 +32,16 @@ class RequestGuardFilter extends OncePerRequestFilter {
     static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
 
     private final ProblemWriter problems;
+    private final RingService ring;
 
-    RequestGuardFilter(ProblemWriter problems) {
+    RequestGuardFilter(ProblemWriter problems, RingService ring) {
         this.problems = problems;
+        this.ring = ring;
+    }
+
+    private void refuse(HttpServletResponse response, Problems type, String detail, String field) throws IOException {
+        response.setHeader(RingHeaders.VERSION, Long.toString(ring.current().version()));
+        problems.write(response, type, detail, field);
     }
 
     @Override
@@ -38,18 +49,42 @@ class RequestGuardFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String uri = request.getRequestURI();
         if (uri != null && uri.indexOf(';') >= 0) {
-            problems.write(response, Problems.BAD_REQUEST,
+            refuse(response, Problems.BAD_REQUEST,
                     "a raw ';' in the path is not allowed: percent-encode it as %3B (or pass the key as ?key=)",
                     uri.startsWith("/route/") || uri.startsWith("/preference/") ? "key" : "path");
             return;
         }
         long length = request.getContentLengthLong();
         if (length > MAX_BODY_BYTES) {
-            problems.write(response, Problems.PAYLOAD_TOO_LARGE,
+            refuse(response, Problems.PAYLOAD_TOO_LARGE,
                     "the body must be at most " + MAX_BODY_BYTES + " bytes: it is " + length, "body");
             return;
         }
+        if (request.getQueryString() != null && !checkQuery(request, response)) {
+            return;
+        }
         chain.doFilter(length < 0 ? new Limited(request) : request, response);
+    }
+
+    /** Refuses a query string that is not valid percent-encoded UTF-8, or that repeats a parameter. */
+    private boolean checkQuery(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        java.util.Map<String, String[]> params;
+        try {
+            params = request.getParameterMap();
+        } catch (IllegalStateException e) { // the container's InvalidParameterException
+            refuse(response, Problems.BAD_REQUEST,
+                    "the query string is not valid percent-encoded UTF-8", "query");
+            return false;
+        }
+        for (java.util.Map.Entry<String, String[]> p : params.entrySet()) {
+            if (p.getValue().length > 1) {
+                String name = p.getKey().length() > 40 ? p.getKey().substring(0, 40) + "..." : p.getKey();
+                refuse(response, Problems.BAD_REQUEST, "the parameter " + name + " is given "
+                        + p.getValue().length + " times; give it once", name);
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A request whose body, of unknown length, fails past the limit. */

@@ -8,10 +8,9 @@ public final class Versions {
 
     /**
      * The version an {@code If-Match} header names: a bare or quoted
-     * non-negative integer (a weak {@code W/} prefix is accepted);
-     * {@code null} for no header or {@code *}.
+     * non-negative integer; {@code null} for no header or {@code *}.
      *
-     * @throws ApiException (400) for anything else
+     * @throws ApiException 412 for a weak tag (If-Match compares strongly), 400 for anything else
      */
     public static Long ifMatch(String header) {
         if (header == null) {
@@ -20,6 +19,10 @@ public final class Versions {
         String v = header.trim();
         if (v.equals("*")) {
             return null;
+        }
+        if (v.startsWith("W/")) {
+            throw new ApiException(Problems.PRECONDITION_FAILED,
+                    "If-Match compares strongly: a weak tag never matches; send the version bare or quoted", "If-Match");
         }
         Long parsed = parseTag(v);
         if (parsed == null) {
