@@ -90,7 +90,7 @@ class PlacementController {
         checkMaxRanges(maxRanges);
         HashRing a = snapshots.at(from, "from");
         HashRing b = snapshots.at(to == null ? ring.current().version() : to, "to");
-        return answer(HashRing.diff(a, b), a.version(), b.version(), maxRanges);
+        return answer(HashRing.diff(a, b, maxRanges), a.version(), b.version(), maxRanges);
     }
 
     @PostMapping(path = "/diff", consumes = "application/json")
@@ -114,7 +114,7 @@ class PlacementController {
         checkMaxRanges(maxRanges);
         HashRing a = ring.current().ring();
         HashRing b = a.apply(Bodies.changes(body));
-        return answer(HashRing.diff(a, b), a.version(), null, maxRanges);
+        return answer(HashRing.diff(a, b, maxRanges), a.version(), null, maxRanges);
     }
 
     private static void checkMaxRanges(int maxRanges) {

@@ -667,7 +667,16 @@ public final class HashRing {
      * ranges of the hash space change owner.
      */
     public static RingDiff diff(HashRing from, HashRing to) {
-        return RingDiff.between(from, to);
+        return RingDiff.between(from, to, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #diff(HashRing, HashRing)} keeping only the first {@code keepRanges}
+     * moved ranges, so memory stays bounded however much moves; the range
+     * count, moved count and flows are still exact.
+     */
+    public static RingDiff diff(HashRing from, HashRing to, int keepRanges) {
+        return RingDiff.between(from, to, keepRanges);
     }
 
     // ---------------------------------------------------------------- fingerprint

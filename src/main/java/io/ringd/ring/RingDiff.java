@@ -15,7 +15,8 @@ import java.util.Objects;
  * <p>Ranges are inclusive {@code [start, end]}, sorted by start, never
  * wrapping (an arc across 0 is two ranges), and adjacent ranges with the same
  * old and new owner are merged. From or to an empty ring, the owner on the
- * empty side is {@code null}.
+ * empty side is {@code null}. A diff keeps every range, or only the first few
+ * asked for (the count, the moved count and the flows are always whole).
  */
 public final class RingDiff {
 
@@ -31,17 +32,19 @@ public final class RingDiff {
     private final long fromVersion;
     private final long toVersion;
     private final long movedCount;
+    private final int rangeCount;
     private final List<Flow> flows;
     private final long[] starts;
     private final long[] ends;
     private final String[] rangeFrom;
     private final String[] rangeTo;
 
-    private RingDiff(long fromVersion, long toVersion, long movedCount, List<Flow> flows,
+    private RingDiff(long fromVersion, long toVersion, long movedCount, int rangeCount, List<Flow> flows,
             long[] starts, long[] ends, String[] rangeFrom, String[] rangeTo) {
         this.fromVersion = fromVersion;
         this.toVersion = toVersion;
         this.movedCount = movedCount;
+        this.rangeCount = rangeCount;
         this.flows = flows;
         this.starts = starts;
         this.ends = ends;
@@ -65,10 +68,13 @@ public final class RingDiff {
         }
     }
 
-    static RingDiff between(HashRing a, HashRing b) {
+    static RingDiff between(HashRing a, HashRing b, int keepRanges) {
         Objects.requireNonNull(a, "from");
         Objects.requireNonNull(b, "to");
-        Walk w = new Walk(a, b);
+        if (keepRanges < 0) {
+            throw new IllegalArgumentException("keepRanges must be >= 0: " + keepRanges);
+        }
+        Walk w = new Walk(a, b, keepRanges);
         w.run();
         List<Flow> flows = new ArrayList<>(w.flows.size());
         for (Map.Entry<List<String>, long[]> e : w.flows.entrySet()) {
@@ -79,7 +85,7 @@ public final class RingDiff {
                 .thenComparing(Flow::from, ids)
                 .thenComparing(Flow::to, ids));
         int n = w.size;
-        return new RingDiff(a.version(), b.version(), w.moved, List.copyOf(flows),
+        return new RingDiff(a.version(), b.version(), w.moved, w.count, List.copyOf(flows),
                 Arrays.copyOf(w.starts, n), Arrays.copyOf(w.ends, n),
                 Arrays.copyOf(w.from, n), Arrays.copyOf(w.to, n));
     }
@@ -88,16 +94,26 @@ public final class RingDiff {
         final HashRing a;
         final HashRing b;
         final Map<List<String>, long[]> flows = new HashMap<>();
+        final int keep;
         long moved;
         long[] starts = new long[16];
         long[] ends = new long[16];
         String[] from = new String[16];
         String[] to = new String[16];
         int size;
+        /** Merged ranges seen, kept or not. */
+        int count;
+        /** The range being merged into, not yet counted. */
+        boolean open;
+        long openStart;
+        long openEnd;
+        String openFrom;
+        String openTo;
 
-        Walk(HashRing a, HashRing b) {
+        Walk(HashRing a, HashRing b, int keep) {
             this.a = a;
             this.b = b;
+            this.keep = keep;
         }
 
         void run() {
@@ -129,6 +145,7 @@ public final class RingDiff {
             if (prev < HashRing.HASH_SPACE - 1) {
                 segment(prev + 1, HashRing.HASH_SPACE - 1, firstA, firstB);
             }
+            close();
         }
 
         private static String ownerOrNull(HashRing r, int index) {
@@ -146,23 +163,40 @@ public final class RingDiff {
             long count = end - start + 1;
             moved += count;
             flows.computeIfAbsent(Arrays.asList(oldOwner, newOwner), k -> new long[1])[0] += count;
-            int last = size - 1;
-            if (last >= 0 && ends[last] + 1 == start
-                    && Objects.equals(from[last], oldOwner) && Objects.equals(to[last], newOwner)) {
-                ends[last] = end;
+            if (open && openEnd + 1 == start && Objects.equals(openFrom, oldOwner)
+                    && Objects.equals(openTo, newOwner)) {
+                openEnd = end;
+                return;
+            }
+            close();
+            open = true;
+            openStart = start;
+            openEnd = end;
+            openFrom = oldOwner;
+            openTo = newOwner;
+        }
+
+        /** Counts the open range, and keeps it while fewer than {@code keep} are kept. */
+        private void close() {
+            if (!open) {
+                return;
+            }
+            open = false;
+            count++;
+            if (size == keep) {
                 return;
             }
             if (size == starts.length) {
-                int cap = size * 2;
+                int cap = (int) Math.min((long) size * 2, Math.max(keep, 16));
                 starts = Arrays.copyOf(starts, cap);
                 ends = Arrays.copyOf(ends, cap);
                 from = Arrays.copyOf(from, cap);
                 to = Arrays.copyOf(to, cap);
             }
-            starts[size] = start;
-            ends[size] = end;
-            from[size] = oldOwner;
-            to[size] = newOwner;
+            starts[size] = openStart;
+            ends[size] = openEnd;
+            from[size] = openFrom;
+            to[size] = openTo;
             size++;
         }
     }
@@ -192,17 +226,26 @@ public final class RingDiff {
         return flows;
     }
 
-    /** The number of merged moved ranges. */
+    /** The number of merged moved ranges, whether kept or not. */
     public int rangeCount() {
+        return rangeCount;
+    }
+
+    /** The number of ranges this diff kept: all of them, or the first {@code keepRanges} asked for. */
+    public int keptRangeCount() {
         return starts.length;
     }
 
-    /** The moved range at {@code index}, in ascending order of start. */
+    /**
+     * The moved range at {@code index}, in ascending order of start.
+     *
+     * @throws IndexOutOfBoundsException past {@link #keptRangeCount()}
+     */
     public Range range(int index) {
         return new Range(starts[index], ends[index], rangeFrom[index], rangeTo[index]);
     }
 
-    /** The first {@code limit} moved ranges (all when there are fewer). */
+    /** The first {@code limit} kept moved ranges (all kept when there are fewer). */
     public List<Range> ranges(int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be >= 0: " + limit);
@@ -215,7 +258,7 @@ public final class RingDiff {
         return out;
     }
 
-    /** Every moved range. */
+    /** Every kept moved range. */
     public List<Range> ranges() {
         return ranges(starts.length);
     }
@@ -223,6 +266,6 @@ public final class RingDiff {
     @Override
     public String toString() {
         return "RingDiff[v" + fromVersion + " -> v" + toVersion + ", " + movedCount + " moved, "
-                + starts.length + " ranges]";
+                + rangeCount + " ranges]";
     }
 }
