@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -25,7 +24,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import tools.jackson.databind.JsonNode;
@@ -67,14 +65,10 @@ class LookupController {
     @Operation(summary = "The node that owns a key", description = "The owner of the first ring point at or after "
             + "the key's hash, wrapping past the last point.")
     @ApiResponse(responseCode = "200", description = "The owner")
-    @ApiResponse(responseCode = "400", description = "Bad key or version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "Version never made", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "410", description = "Version no longer kept", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The ring has no nodes", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad key or version")
+    @ApiResponse(responseCode = "404", description = "Version never made")
+    @ApiResponse(responseCode = "410", description = "Version no longer kept")
+    @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     RouteAnswer route(@Parameter(description = ApiDocs.KEY, example = "user%2F42") @PathVariable String key,
             @Parameter(description = ApiDocs.VERSION, example = "7") @RequestParam(required = false) Long version) {
         return routeKey(Keys.check(key, "key"), version);
@@ -84,14 +78,10 @@ class LookupController {
     @Operation(summary = "The node that owns a key given as ?key=", description = "The same answer as "
             + "/route/{key}; the key is form-decoded ('+' is a space).")
     @ApiResponse(responseCode = "200", description = "The owner")
-    @ApiResponse(responseCode = "400", description = "Bad key or version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "Version never made", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "410", description = "Version no longer kept", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The ring has no nodes", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad key or version")
+    @ApiResponse(responseCode = "404", description = "Version never made")
+    @ApiResponse(responseCode = "410", description = "Version no longer kept")
+    @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     RouteAnswer routeQuery(@Parameter(description = "The key, form-encoded", example = "user/42")
             @RequestParam String key,
             @Parameter(description = ApiDocs.VERSION, example = "7") @RequestParam(required = false) Long version) {
@@ -119,14 +109,10 @@ class LookupController {
                     content = @Content(mediaType = "application/json", examples = @ExampleObject(
                             value = "{\"keys\":[\"user:42\",\"user/43\"]}"))))
     @ApiResponse(responseCode = "200", description = "The owners, in request order")
-    @ApiResponse(responseCode = "400", description = "Bad body or key", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The ring has no nodes", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad body or key")
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
+    @ApiResponse(responseCode = "415", description = "Body not JSON")
+    @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     BatchAnswer routeBatch(@RequestBody JsonNode body) {
         List<String> keys = Bodies.keys(body);
         HashRing r = ring.current().ring();
@@ -146,14 +132,10 @@ class LookupController {
     @Operation(summary = "The replicas of a key", description = "Up to n distinct nodes clockwise from the key's "
             + "hash; element 0 is the route. With distinctZones, nodes of zones not yet taken come first.")
     @ApiResponse(responseCode = "200", description = "The preference list")
-    @ApiResponse(responseCode = "400", description = "Bad key, n or version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "Version never made", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "410", description = "Version no longer kept", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The ring has no nodes", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad key, n or version")
+    @ApiResponse(responseCode = "404", description = "Version never made")
+    @ApiResponse(responseCode = "410", description = "Version no longer kept")
+    @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     PreferenceAnswer preference(@Parameter(description = ApiDocs.KEY, example = "user%3A42") @PathVariable String key,
             @Parameter(description = "How many nodes, 1 to 10000", example = "3")
             @RequestParam(defaultValue = "3") int n,
@@ -167,14 +149,10 @@ class LookupController {
     @Operation(summary = "The replicas of a key given as ?key=", description = "The same answer as "
             + "/preference/{key}.")
     @ApiResponse(responseCode = "200", description = "The preference list")
-    @ApiResponse(responseCode = "400", description = "Bad key, n or version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "Version never made", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "410", description = "Version no longer kept", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The ring has no nodes", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad key, n or version")
+    @ApiResponse(responseCode = "404", description = "Version never made")
+    @ApiResponse(responseCode = "410", description = "Version no longer kept")
+    @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     PreferenceAnswer preferenceQuery(@Parameter(description = "The key, form-encoded", example = "user:42")
             @RequestParam String key,
             @Parameter(description = "How many nodes, 1 to 10000", example = "3")

@@ -4,7 +4,6 @@ import java.util.List;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,7 +27,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -97,10 +95,8 @@ class MembershipController {
     @GetMapping("/nodes/{id}")
     @Operation(summary = "One member")
     @ApiResponse(responseCode = "200", description = "The member")
-    @ApiResponse(responseCode = "400", description = "Malformed id", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "No such member", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Malformed id")
+    @ApiResponse(responseCode = "404", description = "No such member")
     NodeAnswer node(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id) {
         Bodies.checkId(id, "id");
         RingState s = ring.current();
@@ -126,18 +122,12 @@ class MembershipController {
                             value = "{\"weight\":1,\"zone\":\"eu-1a\"}"))))
     @ApiResponse(responseCode = "200", description = "Replaced (or unchanged)")
     @ApiResponse(responseCode = "201", description = "Added")
-    @ApiResponse(responseCode = "400", description = "Bad id, weight or zone, or a ring limit reached",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad id, weight or zone, or a ring limit reached")
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
+    @ApiResponse(responseCode = "412", description = "If-Match names another version")
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
+    @ApiResponse(responseCode = "415", description = "Body not JSON")
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     ResponseEntity<NodeAnswer> put(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
             @RequestBody JsonNode body,
             @Parameter(description = ApiDocs.IF_MATCH, example = "7")
@@ -155,16 +145,11 @@ class MembershipController {
     @SecurityRequirement(name = "admin")
     @Operation(summary = "Remove a node")
     @ApiResponse(responseCode = "200", description = "Removed")
-    @ApiResponse(responseCode = "400", description = "Malformed id", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "No such member", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Malformed id")
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
+    @ApiResponse(responseCode = "404", description = "No such member")
+    @ApiResponse(responseCode = "412", description = "If-Match names another version")
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     VersionAnswer remove(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
             @Parameter(description = ApiDocs.IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
@@ -182,20 +167,13 @@ class MembershipController {
                             + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1,\"zone\":\"eu-1b\"},"
                             + "{\"op\":\"remove\",\"id\":\"cache-1\"}]}"))))
     @ApiResponse(responseCode = "200", description = "Applied")
-    @ApiResponse(responseCode = "400", description = "Bad change, an id twice, or a ring limit reached",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "A removal names no member", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad change, an id twice, or a ring limit reached")
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
+    @ApiResponse(responseCode = "404", description = "A removal names no member")
+    @ApiResponse(responseCode = "412", description = "If-Match names another version")
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
+    @ApiResponse(responseCode = "415", description = "Body not JSON")
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     VersionAnswer membership(@RequestBody JsonNode body,
             @Parameter(description = ApiDocs.IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
@@ -212,18 +190,12 @@ class MembershipController {
                     mediaType = "application/json", examples = @ExampleObject(
                             value = "{\"hash\":\"murmur3\",\"vnodesPerWeight\":256}"))))
     @ApiResponse(responseCode = "200", description = "Applied (or unchanged)")
-    @ApiResponse(responseCode = "400", description = "Bad or unsupported value, or a ring limit reached",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "412", description = "If-Match names another version", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "The store could not make the change durable",
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad or unsupported value, or a ring limit reached")
+    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
+    @ApiResponse(responseCode = "412", description = "If-Match names another version")
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
+    @ApiResponse(responseCode = "415", description = "Body not JSON")
+    @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     SettingsAnswer updateSettings(@RequestBody JsonNode body,
             @Parameter(description = ApiDocs.IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {

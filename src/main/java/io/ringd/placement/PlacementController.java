@@ -2,7 +2,6 @@ package io.ringd.placement;
 
 import java.util.List;
 
-import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -22,7 +21,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import tools.jackson.databind.JsonNode;
@@ -76,12 +74,9 @@ class PlacementController {
             + "from->to flows (by count descending), and the moved ranges (inclusive, sorted, never wrapping), "
             + "at most maxRanges of them.")
     @ApiResponse(responseCode = "200", description = "The diff")
-    @ApiResponse(responseCode = "400", description = "Bad parameter", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "A version never made", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "410", description = "A version no longer kept", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad parameter")
+    @ApiResponse(responseCode = "404", description = "A version never made")
+    @ApiResponse(responseCode = "410", description = "A version no longer kept")
     DiffAnswer diff(@Parameter(description = "The version diffed from", example = "6") @RequestParam long from,
             @Parameter(description = "The version diffed to; the current one when absent", example = "7")
             @RequestParam(required = false) Long to,
@@ -100,14 +95,10 @@ class PlacementController {
                     mediaType = "application/json", examples = @ExampleObject(value = "{\"changes\":["
                             + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1}]}"))))
     @ApiResponse(responseCode = "200", description = "The diff")
-    @ApiResponse(responseCode = "400", description = "Bad change or parameter", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "404", description = "A removal names no member", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "413", description = "Body over 4 MiB", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "415", description = "Body not JSON", content = @Content(
-            mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "Bad change or parameter")
+    @ApiResponse(responseCode = "404", description = "A removal names no member")
+    @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
+    @ApiResponse(responseCode = "415", description = "Body not JSON")
     DiffAnswer preview(@RequestBody JsonNode body,
             @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
             @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges) {

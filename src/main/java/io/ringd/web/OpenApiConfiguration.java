@@ -1,15 +1,21 @@
 package io.ringd.web;
 
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.GetMapping;
 
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
+import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.StringSchema;
@@ -17,9 +23,11 @@ import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 
 /**
- * The API description's header, the admin bearer token scheme, and the ring
+ * The API description's header, the admin bearer token scheme, the ring
  * headers every operation has ({@code X-Ring-Version} both ways,
- * {@code X-Ring-Stale}, and {@code ETag} on {@code GET /ring}).
+ * {@code X-Ring-Stale}, and {@code ETag} on {@code GET /ring}), and the
+ * problem-detail body of every error answer, so controllers declare an error
+ * by its status and description alone.
  */
 @Configuration(proxyBeanMethods = false)
 @OpenAPIDefinition(info = @Info(title = "ringd", version = "1",
@@ -28,6 +36,14 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 @SecurityScheme(name = "admin", type = SecuritySchemeType.HTTP, scheme = "bearer",
         description = "The admin token (ringd.admin.token / RINGD_ADMIN_TOKEN, or <data-dir>/admin-token)")
 class OpenApiConfiguration {
+
+    static final String PROBLEM_SCHEMA = "ProblemDetail";
+
+    @Bean
+    OpenApiCustomizer problemSchema() {
+        return openApi -> ModelConverters.getInstance().read(ProblemDetail.class)
+                .forEach((name, schema) -> openApi.getComponents().addSchemas(name, schema));
+    }
 
     @Bean
     OperationCustomizer ringHeaders() {
@@ -46,6 +62,10 @@ class OpenApiConfiguration {
     }
 
     private static void addHeaders(String code, ApiResponse response, boolean ring) {
+        if (code.startsWith("4") || code.startsWith("5")) {
+            response.setContent(new Content().addMediaType(ApiDocs.PROBLEM, new MediaType()
+                    .schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM_SCHEMA))));
+        }
         response.addHeaderObject(RingHeaders.VERSION, new Header().description("The server's current ring version")
                 .schema(new IntegerSchema().format("int64")).example(8));
         if (code.startsWith("2") || code.equals("304")) {

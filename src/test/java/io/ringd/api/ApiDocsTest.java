@@ -120,6 +120,12 @@ class ApiDocsTest extends ApiTestBase {
                     soft.assertThat(response.path("content").has(PROBLEM_JSON))
                             .as(op + " " + e.getKey() + " content types " + response.path("content").propertyNames())
                             .isTrue();
+                    String ref = response.path("content").path(PROBLEM_JSON).path("schema").path("$ref").asString("");
+                    JsonNode schema = doc.path("components").path("schemas")
+                            .path(ref.substring(ref.lastIndexOf('/') + 1));
+                    soft.assertThat(schema.path("properties").propertyNames())
+                            .as(op + " " + e.getKey() + " problem schema " + ref)
+                            .contains("type", "title", "status", "detail");
                 }
             });
         }
