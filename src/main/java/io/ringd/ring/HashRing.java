@@ -526,16 +526,17 @@ public final class HashRing {
             throw new RingException.NoNodes();
         }
         int biased = hash ^ BIAS;
-        int lo = 0;
-        int hi = pts.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (pts[mid] < biased) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        // Branch-free lower bound: the loop runs log2(n) times whatever the
+        // key, and the select compiles to a conditional move, so no branch
+        // mispredicts. Invariant: the answer lies in [base, base + n].
+        int base = 0;
+        int n = pts.length;
+        while (n > 1) {
+            int half = n >>> 1;
+            base = pts[base + half - 1] < biased ? base + half : base;
+            n -= half;
         }
+        int lo = pts[base] < biased ? base + 1 : base;
         return lo == pts.length ? 0 : lo;
     }
 

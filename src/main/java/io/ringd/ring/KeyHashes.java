@@ -17,6 +17,7 @@ public final class KeyHashes {
     /*
      * md5 and sha256 take the first four digest bytes big-endian. Digests are
      * reused per thread so the lookup path allocates only the UTF-8 bytes.
+     * The digest writes into a per-thread buffer rather than a new array.
      * murmur3 is MurmurHash3 x86_32 with seed 0 from commons-codec, whose
      * hash32x86 treats tail bytes as unsigned (unlike the deprecated
      * MurmurHash3.hash32 and Guava's murmur3_32), so it is right for every
@@ -78,19 +79,36 @@ public final class KeyHashes {
     private static final class DigestHash implements KeyHash {
         private final String name;
         private final String algorithm;
-        private final ThreadLocal<MessageDigest> digests;
+        private final ThreadLocal<Digest> digests;
+
+        /** One thread's digest and the buffer it writes into. */
+        private static final class Digest {
+            final MessageDigest md;
+            final byte[] out;
+
+            Digest(String algorithm) {
+                md = newDigest(algorithm);
+                out = new byte[md.getDigestLength()];
+            }
+        }
 
         DigestHash(String name, String algorithm) {
             this.name = name;
             this.algorithm = algorithm;
             newDigest(algorithm); // fail fast if the JDK lacks it
-            this.digests = ThreadLocal.withInitial(() -> newDigest(algorithm));
+            this.digests = ThreadLocal.withInitial(() -> new Digest(algorithm));
         }
 
         @Override
         public int hash(String key) {
-            MessageDigest digest = digests.get();
-            byte[] d = digest.digest(key.getBytes(StandardCharsets.UTF_8));
+            Digest digest = digests.get();
+            byte[] d = digest.out;
+            digest.md.update(key.getBytes(StandardCharsets.UTF_8));
+            try {
+                digest.md.digest(d, 0, d.length);
+            } catch (java.security.DigestException e) {
+                throw new IllegalStateException(algorithm + " failed to digest", e); // cannot happen: d fits
+            }
             return (d[0] & 0xff) << 24 | (d[1] & 0xff) << 16 | (d[2] & 0xff) << 8 | (d[3] & 0xff);
         }
 
