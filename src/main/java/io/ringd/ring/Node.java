@@ -20,7 +20,7 @@ public record Node(String id, double weight, String zone) {
     /** The longest id or zone, in characters. */
     public static final int MAX_ID_LENGTH = 200;
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:@-]{1,200}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:@-]{1," + MAX_ID_LENGTH + "}");
 
     public Node {
         checkId(id);

@@ -123,18 +123,6 @@ public final class RingService {
         return ring;
     }
 
-    /** The settings at {@code version} (same errors as {@link #ringAt(long)}). */
-    public RingSettings settingsAt(long version) {
-        RingState now = current.get();
-        if (version == now.version()) {
-            return now.settings();
-        }
-        if (version > now.version() || version < 0) {
-            throw new VersionException.NotMade(version, now.version());
-        }
-        return history.at(version).settings();
-    }
-
     /** The result of a put: the state after it and whether the node was new. */
     public record PutResult(RingState state, boolean created) {
     }
@@ -161,11 +149,6 @@ public final class RingService {
     /** Applies a batch of changes, all or nothing, as one version. */
     public RingState apply(List<Change> changes, Long ifMatch) {
         return write(RingListener.Op.BATCH, ifMatch, cur -> changes);
-    }
-
-    /** The ring a batch would give, without applying it. */
-    public HashRing preview(List<Change> changes) {
-        return current.get().ring().apply(changes);
     }
 
     /** Changes settings; fields left {@code null} keep their value. */

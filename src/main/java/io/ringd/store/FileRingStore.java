@@ -133,11 +133,6 @@ public final class FileRingStore implements RingStore, AutoCloseable {
         }
     }
 
-    /** The state file. */
-    public Path file() {
-        return file;
-    }
-
     @Override
     public String describe() {
         return file.toString();

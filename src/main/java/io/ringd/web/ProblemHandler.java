@@ -5,12 +5,15 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.UnsatisfiedServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -100,7 +103,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e) throws Exception {
-        if (e instanceof org.springframework.web.ErrorResponse) {
+        if (e instanceof ErrorResponse) {
             throw e; // the standard handling below
         }
         log.error("Unexpected failure", e);
@@ -152,7 +155,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
-        if (body == null && e instanceof org.springframework.web.ErrorResponse er) {
+        if (body == null && e instanceof ErrorResponse er) {
             body = er.getBody();
         }
         ProblemDetail p = body instanceof ProblemDetail pd ? pd : ProblemDetail.forStatus(status);
@@ -165,7 +168,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e instanceof MissingRequestHeaderException mh) {
             p.setProperty("field", mh.getHeaderName());
         }
-        if (e instanceof org.springframework.web.bind.UnsatisfiedServletRequestParameterException u
+        if (e instanceof UnsatisfiedServletRequestParameterException u
                 && !u.getParamConditionGroups().isEmpty() && u.getParamConditionGroups().get(0).length == 1) {
             String param = u.getParamConditionGroups().get(0)[0];
             p.setDetail(param + " is required");
@@ -173,11 +176,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         }
         p.setInstance(null);
         return ResponseEntity.status(status).headers(headers).contentType(
-                org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON).body(p);
+                MediaType.APPLICATION_PROBLEM_JSON).body(p);
     }
 
     static ResponseEntity<Object> problem(Problems type, String detail, String field) {
-        return ResponseEntity.status(type.status()).contentType(org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON)
+        return ResponseEntity.status(type.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(type.detail(detail, field));
     }
 

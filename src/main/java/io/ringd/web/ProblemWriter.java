@@ -1,6 +1,8 @@
 package io.ringd.web;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -25,7 +27,7 @@ public class ProblemWriter {
     }
 
     byte[] bytes(ProblemDetail p) {
-        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", p.getType().toString());
         body.put("title", p.getTitle());
         body.put("status", p.getStatus());
