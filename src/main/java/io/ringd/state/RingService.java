@@ -1,9 +1,9 @@
 package io.ringd.state;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,7 +29,9 @@ import io.ringd.ring.RingConfig;
 public final class RingService {
 
     private static final Logger log = LoggerFactory.getLogger(RingService.class);
-    private static final int CACHED_SNAPSHOTS = 4;
+    /** Old snapshots cached at most: a few, and no more points in all than two of the largest rings. */
+    static final int CACHED_SNAPSHOTS = 4;
+    static final long CACHED_POINTS = 2 * HashRing.MAX_POINTS;
 
     private final RingStore store;
     private final int historyCapacity;
@@ -37,12 +39,9 @@ public final class RingService {
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
-    private final Map<Long, HashRing> snapshots = new LinkedHashMap<>(8, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, HashRing> eldest) {
-            return size() > CACHED_SNAPSHOTS;
-        }
-    };
+    /** Rebuilt old snapshots, least recently used first; guarded by itself. */
+    private final LinkedHashMap<Long, HashRing> snapshots = new LinkedHashMap<>(8, 0.75f, true);
+    private long cachedPoints;
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -117,10 +116,30 @@ public final class RingService {
         }
         RingHistory.Version v = history.at(version);
         HashRing ring = HashRing.of(v.settings().toConfig(), version, v.nodes());
-        synchronized (snapshots) {
-            snapshots.put(version, ring);
-        }
+        cache(ring);
         return ring;
+    }
+
+    private void cache(HashRing ring) {
+        synchronized (snapshots) {
+            if (snapshots.containsKey(ring.version())) {
+                return;
+            }
+            snapshots.put(ring.version(), ring);
+            cachedPoints += ring.vnodeCount();
+            Iterator<HashRing> eldest = snapshots.values().iterator();
+            while (snapshots.size() > 1 && (snapshots.size() > CACHED_SNAPSHOTS || cachedPoints > CACHED_POINTS)) {
+                cachedPoints -= eldest.next().vnodeCount();
+                eldest.remove();
+            }
+        }
+    }
+
+    /** The number of old snapshots cached now. */
+    int cachedSnapshots() {
+        synchronized (snapshots) {
+            return snapshots.size();
+        }
     }
 
     /** The result of a put: the state after it and whether the node was new. */

@@ -184,4 +184,17 @@ class RingServiceTest {
         assertThat(s.current().version()).isEqualTo(threads * each);
         assertThat(s.current().nodes()).hasSize(threads * each);
     }
+
+    @Test
+    void oldSnapshots_areCachedAFewAtATime() {
+        RingService s = service(new MemoryRingStore(), 101);
+        for (int i = 0; i < 10; i++) {
+            s.put(Node.of("c" + i, 1), null);
+        }
+        for (long v = 0; v < 10; v++) {
+            assertThat(s.ringAt(v)).isSameAs(s.ringAt(v)); // the second read is the cached one
+            assertThat(s.cachedSnapshots()).isLessThanOrEqualTo(RingService.CACHED_SNAPSHOTS);
+        }
+        assertThat(s.cachedSnapshots()).isEqualTo(RingService.CACHED_SNAPSHOTS);
+    }
 }
