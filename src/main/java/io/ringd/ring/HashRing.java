@@ -437,8 +437,21 @@ public final class HashRing {
     /** The first {@code want} distinct owners clockwise from {@code start}. */
     private int[] plainWalk(int start, int want) {
         int[] taken = new int[want];
-        Seen seen = new Seen(members.length, want);
         int count = 0;
+        if (want <= Seen.SMALL) { // the taken nodes are the seen set: scan them
+            for (int i = start; count < want; i = i + 1 == points.length ? 0 : i + 1) {
+                int m = owners[i];
+                int k = 0;
+                while (k < count && taken[k] != m) {
+                    k++;
+                }
+                if (k == count) {
+                    taken[count++] = m;
+                }
+            }
+            return taken;
+        }
+        Seen seen = new Seen(members.length, want);
         for (int i = start; count < want; i = i + 1 == points.length ? 0 : i + 1) {
             int m = owners[i];
             if (seen.add(m)) {
@@ -487,12 +500,13 @@ public final class HashRing {
 
     /** A set of small ints: a linear scan while small, a bitmap beyond. */
     private static final class Seen {
+        static final int SMALL = 16;
         private final int[] few;
         private final boolean[] bits;
         private int size;
 
         Seen(int universe, int expected) {
-            if (expected <= 16) {
+            if (expected <= SMALL) {
                 few = new int[expected];
                 bits = null;
             } else {
