@@ -38,12 +38,12 @@ class LookupController {
 
     private final RingService ring;
     private final Snapshots snapshots;
-    private final ObjectProvider<LookupEvents> events;
+    private final LookupEvents events;
 
     LookupController(RingService ring, Snapshots snapshots, ObjectProvider<LookupEvents> events) {
         this.ring = ring;
         this.snapshots = snapshots;
-        this.events = events;
+        this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
     }
 
     /** {@code {"key","node","hash","version"}}. */
@@ -98,7 +98,7 @@ class LookupController {
         HashRing r = snapshots.at(version, "version");
         String node = r.route(key);
         if (version == null || version == ring.current().version()) {
-            events.ifAvailable(e -> e.routed(r.version(), node));
+            events.routed(r.version(), node);
         }
         return new RouteAnswer(key, node, r.hash(key), r.version());
     }
@@ -117,13 +117,10 @@ class LookupController {
         List<String> keys = Bodies.keys(body);
         HashRing r = ring.current().ring();
         List<KeyNode> routes = new ArrayList<>(keys.size());
-        LookupEvents e = events.getIfAvailable();
         for (String key : keys) {
             String node = r.route(key);
             routes.add(new KeyNode(key, node));
-            if (e != null) {
-                e.routed(r.version(), node);
-            }
+            events.routed(r.version(), node);
         }
         return new BatchAnswer(r.version(), routes);
     }

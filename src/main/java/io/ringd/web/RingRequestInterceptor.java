@@ -21,12 +21,12 @@ class RingRequestInterceptor implements HandlerInterceptor {
 
     private final RingService ring;
     private final AdminToken token;
-    private final ObjectProvider<LookupEvents> events;
+    private final LookupEvents events;
 
     RingRequestInterceptor(RingService ring, AdminToken token, ObjectProvider<LookupEvents> events) {
         this.ring = ring;
         this.token = token;
-        this.events = events;
+        this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
     }
 
     @Override
@@ -36,7 +36,7 @@ class RingRequestInterceptor implements HandlerInterceptor {
         Long client = Versions.parseVersion(request.getHeader(RingHeaders.VERSION));
         if (client != null && client < version) {
             response.setHeader(RingHeaders.STALE, "true");
-            events.ifAvailable(e -> e.stale(version - client));
+            events.stale(version - client);
         }
         if (handler instanceof HandlerMethod hm && hm.hasMethodAnnotation(AdminOnly.class)) {
             String auth = request.getHeader(HttpHeaders.AUTHORIZATION);
