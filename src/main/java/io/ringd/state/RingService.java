@@ -148,12 +148,13 @@ public final class RingService {
 
     /** Adds or replaces a node. */
     public PutResult put(Node node, Long ifMatch) {
-        boolean[] created = new boolean[1];
-        RingState after = write(RingListener.Op.PUT, ifMatch, cur -> {
-            created[0] = !cur.ring().contains(node.id());
-            return List.of(Change.put(node));
-        });
-        return new PutResult(after, created[0]);
+        writes.lock(); // held across write(), which takes it again, so "created" is about the same state
+        try {
+            boolean created = !current.get().ring().contains(node.id());
+            return new PutResult(write(RingListener.Op.PUT, ifMatch, List.of(Change.put(node))), created);
+        } finally {
+            writes.unlock();
+        }
     }
 
     /**
@@ -162,12 +163,12 @@ public final class RingService {
      * @throws io.ringd.ring.RingException.UnknownNode if it is not a member
      */
     public RingState remove(String id, Long ifMatch) {
-        return write(RingListener.Op.REMOVE, ifMatch, cur -> List.of(Change.remove(id)));
+        return write(RingListener.Op.REMOVE, ifMatch, List.of(Change.remove(id)));
     }
 
     /** Applies a batch of changes, all or nothing, as one version. */
     public RingState apply(List<Change> changes, Long ifMatch) {
-        return write(RingListener.Op.BATCH, ifMatch, cur -> changes);
+        return write(RingListener.Op.BATCH, ifMatch, changes);
     }
 
     /** Changes settings; fields left {@code null} keep their value. */
@@ -188,16 +189,11 @@ public final class RingService {
         }
     }
 
-    private interface ChangeSource {
-        List<Change> changes(RingState current);
-    }
-
-    private RingState write(RingListener.Op op, Long ifMatch, ChangeSource source) {
+    private RingState write(RingListener.Op op, Long ifMatch, List<Change> changes) {
         writes.lock();
         try {
             RingState cur = current.get();
             checkIfMatch(ifMatch, cur);
-            List<Change> changes = source.changes(cur);
             HashRing next = cur.ring().apply(changes);
             if (next == cur.ring()) {
                 return cur; // nothing changed: no new version
