@@ -97,9 +97,7 @@ class LookupController {
     private RouteAnswer routeKey(String key, Long version) {
         HashRing r = snapshots.at(version, "version");
         String node = r.route(key);
-        if (version == null || version == ring.current().version()) {
-            events.routed(r.version(), node);
-        }
+        events.routed(r.version(), node); // counted only when r is the current version
         return new RouteAnswer(key, node, r.hash(key), r.version());
     }
 

@@ -28,7 +28,7 @@ class MetricsConfiguration {
                 // http.server.requests get the histogram; the range keeps the buckets few.
                 if (id.getName().equals("http.server.requests")) {
                     return DistributionStatisticConfig.builder().percentilesHistogram(true)
-                            .minimumExpectedValue((double) Duration.ofMillis(0).plusNanos(50_000).toNanos())
+                            .minimumExpectedValue((double) Duration.ofNanos(50_000).toNanos())
                             .maximumExpectedValue((double) Duration.ofSeconds(10).toNanos())
                             .build().merge(config);
                 }

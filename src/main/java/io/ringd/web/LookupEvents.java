@@ -14,7 +14,10 @@ public interface LookupEvents {
         }
     };
 
-    /** A key answered with {@code node} by {@code /route} at the current version {@code version}. */
+    /**
+     * A key answered with {@code node} by {@code /route} at {@code version};
+     * only answers at the current version count, so callers report every one.
+     */
     void routed(long version, String node);
 
     /** A request from a client {@code lag} versions behind. */
