@@ -82,6 +82,12 @@ class RestartTest {
         Files.write(state, java.util.Arrays.copyOf(good, good.length / 2));
         assertThatThrownBy(this::start).hasStackTraceContaining(state.toString())
                 .hasStackTraceContaining("will not start with an empty ring");
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(this::start);
+        org.springframework.boot.diagnostics.FailureAnalysis analysis =
+                new io.ringd.config.StateFailureAnalyzer().analyze(failure);
+        assertThat(analysis).isNotNull();
+        assertThat(analysis.getDescription()).contains(state.toString());
+        assertThat(analysis.getAction()).contains("Restore " + state).contains("move it away");
         // the damaged file is left for the operator, untouched
         assertThat(Files.size(state)).isEqualTo(good.length / 2);
     }

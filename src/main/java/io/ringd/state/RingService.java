@@ -65,8 +65,8 @@ public final class RingService {
                 RingConfig config = ps.settings().toConfig();
                 initial = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()));
             } catch (RuntimeException e) {
-                throw new IllegalStateException("the stored ring state in " + store.describe()
-                        + " cannot be used: " + e.getMessage(), e);
+                throw new StateUnreadableException(store.describe(), "the stored ring state in "
+                        + store.describe() + " cannot be used: " + e.getMessage(), e);
             }
             history = ps.history();
             log.info("Loaded ring version {} ({} nodes, {} versions kept) from {}", initial.version(),

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingStore;
+import io.ringd.state.StateUnreadableException;
 import io.ringd.state.StoreUnavailableException;
 
 /**
@@ -85,12 +86,14 @@ public final class FileRingStore implements RingStore, AutoCloseable {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read the ring state file " + file + ": " + e, e);
+            throw new StateUnreadableException(file.toString(),
+                    "cannot read the ring state file " + file + ": " + e, e);
         }
         try {
             return Optional.of(codec.decode(bytes));
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot read the ring state file " + file + ": " + e.getMessage()
+            throw new StateUnreadableException(file.toString(), "cannot read the ring state file " + file + ": "
+                    + e.getMessage()
                     + " (ringd will not start with an empty ring in its place; restore the file or move it away)",
                     e);
         }
