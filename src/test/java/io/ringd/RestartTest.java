@@ -17,7 +17,7 @@ import io.ringd.state.RingService;
 import io.ringd.state.RingState;
 import io.ringd.state.SettingsPatch;
 import io.ringd.store.FileRingStore;
-import io.ringd.web.AdminToken;
+import io.ringd.admin.AdminToken;
 
 /** The embedded default: a restart on the same data folder serves what was acknowledged. */
 class RestartTest {
@@ -84,7 +84,7 @@ class RestartTest {
                 .hasStackTraceContaining("will not start with an empty ring");
         Throwable failure = org.assertj.core.api.Assertions.catchThrowable(this::start);
         org.springframework.boot.diagnostics.FailureAnalysis analysis =
-                new io.ringd.config.StateFailureAnalyzer().analyze(failure);
+                new io.ringd.state.StateFailureAnalyzer().analyze(failure);
         assertThat(analysis).isNotNull();
         assertThat(analysis.getDescription()).contains(state.toString());
         assertThat(analysis.getAction()).contains("Restore " + state).contains("move it away");

@@ -12,37 +12,45 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.ringd.ring.HashRing;
+import io.ringd.state.LookupEvents;
 import io.ringd.state.RingService;
+import io.ringd.state.RingState;
 import io.ringd.web.ApiDocs;
 import io.ringd.web.ApiException;
-import io.ringd.web.Bodies;
-import io.ringd.web.Keys;
-import io.ringd.web.LookupEvents;
-import io.ringd.web.Problems;
-import io.ringd.web.Snapshots;
+import io.ringd.web.Fields;
+import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import tools.jackson.databind.JsonNode;
 
-/** Where keys live: {@code /route} and {@code /preference}. */
+/**
+ * Where keys live: {@code /route} and {@code /preference}. A lookup reads the
+ * ring once (the state the ring headers were set from, or a kept version for
+ * {@code ?version=}) and hashes its key once.
+ */
 @RestController
+@RingApi
 @Tag(name = "lookup", description = "Where a key lives and which replicas hold it")
 class LookupController {
 
     /** The largest preference list. */
     static final int MAX_N = 10_000;
 
+    static final String KEY = "The key, any UTF-8 string of 1 to 4096 bytes, percent-encoded: every byte "
+            + "outside A-Z a-z 0-9 - . _ ~ as %XX (a '/' is %2F, a ';' is %3B). Send a key that is exactly '.' or '..' "
+            + "as %2E or %2E%2E, or as ?key=: many HTTP clients normalize such path segments away.";
+    static final String VERSION = "Answer at this older version (kept: at least the last 100); "
+            + "the current one when absent.";
+
     private final RingService ring;
-    private final Snapshots snapshots;
     private final LookupEvents events;
 
-    LookupController(RingService ring, Snapshots snapshots, ObjectProvider<LookupEvents> events) {
+    LookupController(RingService ring, ObjectProvider<LookupEvents> events) {
         this.ring = ring;
-        this.snapshots = snapshots;
         this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
     }
 
@@ -69,9 +77,10 @@ class LookupController {
     @ApiResponse(responseCode = "404", description = "Version never made")
     @ApiResponse(responseCode = "410", description = "Version no longer kept")
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
-    RouteAnswer route(@Parameter(description = ApiDocs.KEY, example = "user%2F42") @PathVariable String key,
-            @Parameter(description = ApiDocs.VERSION, example = "7") @RequestParam(required = false) Long version) {
-        return routeKey(Keys.check(key, "key"), version);
+    RouteAnswer route(@Parameter(description = KEY, example = "user%2F42") @PathVariable String key,
+            @Parameter(description = VERSION, example = "7") @RequestParam(required = false) Long version,
+            @Parameter(hidden = true) RingState current) {
+        return routeKey(Keys.check(key, "key"), at(current, version));
     }
 
     @GetMapping(path = "/route", params = "key")
@@ -84,36 +93,43 @@ class LookupController {
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     RouteAnswer routeQuery(@Parameter(description = "The key, form-encoded", example = "user/42")
             @RequestParam String key,
-            @Parameter(description = ApiDocs.VERSION, example = "7") @RequestParam(required = false) Long version) {
-        return routeKey(Keys.check(key, "key"), version);
+            @Parameter(description = VERSION, example = "7") @RequestParam(required = false) Long version,
+            @Parameter(hidden = true) RingState current) {
+        return routeKey(Keys.check(key, "key"), at(current, version));
     }
 
     @GetMapping({"/route/", "/preference/"})
     @io.swagger.v3.oas.annotations.Hidden
     Object emptyKey() {
-        throw new ApiException(Problems.BAD_REQUEST, "key must be 1 to 4096 UTF-8 bytes: it is empty", "key");
+        throw ApiException.badRequest("key must be 1 to 4096 UTF-8 bytes: it is empty", "key");
     }
 
-    private RouteAnswer routeKey(String key, Long version) {
-        HashRing r = snapshots.at(version, "version");
-        String node = r.route(key);
+    /** The ring to answer from: the request's current state, or a kept version. */
+    private HashRing at(RingState current, Long version) {
+        return version == null ? current.ring() : Fields.named("version", () -> ring.ringAt(version));
+    }
+
+    private RouteAnswer routeKey(String key, HashRing r) {
+        long hash = r.hash(key);
+        String node = r.routeHash(hash);
         events.routed(r.version(), node); // counted only when r is the current version
-        return new RouteAnswer(key, node, r.hash(key), r.version());
+        return new RouteAnswer(key, node, hash, r.version());
     }
 
-    @PostMapping(path = "/route", consumes = "application/json")
+    @PostMapping(path = "/route", consumes = ApiDocs.JSON)
     @Operation(summary = "The owners of many keys", description = "1 to 10,000 keys, answered in request order, "
             + "all at one version.", requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                    content = @Content(mediaType = "application/json", examples = @ExampleObject(
+                    required = true, content = @Content(mediaType = ApiDocs.JSON,
+                            schema = @Schema(implementation = RouteBatchRequest.class), examples = @ExampleObject(
                             value = "{\"keys\":[\"user:42\",\"user/43\"]}"))))
     @ApiResponse(responseCode = "200", description = "The owners, in request order")
     @ApiResponse(responseCode = "400", description = "Bad body or key")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "415", description = "Body not JSON")
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
-    BatchAnswer routeBatch(@RequestBody JsonNode body) {
-        List<String> keys = Bodies.keys(body);
-        HashRing r = ring.current().ring();
+    BatchAnswer routeBatch(@RequestBody RouteBatchRequest body, @Parameter(hidden = true) RingState current) {
+        List<String> keys = body.checked();
+        HashRing r = current.ring();
         List<KeyNode> routes = new ArrayList<>(keys.size());
         for (String key : keys) {
             String node = r.route(key);
@@ -131,13 +147,14 @@ class LookupController {
     @ApiResponse(responseCode = "404", description = "Version never made")
     @ApiResponse(responseCode = "410", description = "Version no longer kept")
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
-    PreferenceAnswer preference(@Parameter(description = ApiDocs.KEY, example = "user%3A42") @PathVariable String key,
+    PreferenceAnswer preference(@Parameter(description = KEY, example = "user%3A42") @PathVariable String key,
             @Parameter(description = "How many nodes, 1 to 10000", example = "3")
             @RequestParam(defaultValue = "3") int n,
             @Parameter(description = "Prefer nodes of distinct zones", example = "false")
             @RequestParam(defaultValue = "false") boolean distinctZones,
-            @Parameter(description = ApiDocs.VERSION, example = "7") @RequestParam(required = false) Long version) {
-        return preferenceOf(Keys.check(key, "key"), n, distinctZones, version);
+            @Parameter(description = VERSION, example = "7") @RequestParam(required = false) Long version,
+            @Parameter(hidden = true) RingState current) {
+        return preferenceOf(Keys.check(key, "key"), n, distinctZones, current, version);
     }
 
     @GetMapping(path = "/preference", params = "key")
@@ -154,15 +171,17 @@ class LookupController {
             @RequestParam(defaultValue = "3") int n,
             @Parameter(description = "Prefer nodes of distinct zones", example = "false")
             @RequestParam(defaultValue = "false") boolean distinctZones,
-            @Parameter(description = ApiDocs.VERSION, example = "7") @RequestParam(required = false) Long version) {
-        return preferenceOf(Keys.check(key, "key"), n, distinctZones, version);
+            @Parameter(description = VERSION, example = "7") @RequestParam(required = false) Long version,
+            @Parameter(hidden = true) RingState current) {
+        return preferenceOf(Keys.check(key, "key"), n, distinctZones, current, version);
     }
 
-    private PreferenceAnswer preferenceOf(String key, int n, boolean distinctZones, Long version) {
+    private PreferenceAnswer preferenceOf(String key, int n, boolean distinctZones, RingState current,
+            Long version) {
         if (n < 1 || n > MAX_N) {
-            throw new ApiException(Problems.BAD_REQUEST, "n must be in [1, 10000]: " + n, "n");
+            throw ApiException.badRequest("n must be in [1, 10000]: " + n, "n");
         }
-        HashRing r = snapshots.at(version, "version");
+        HashRing r = at(current, version);
         return new PreferenceAnswer(key, r.preference(key, n, distinctZones), r.version());
     }
 }

@@ -16,26 +16,31 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.ringd.ring.Node;
 import io.ringd.ring.RingException;
+import io.ringd.state.ChangeBatch;
+import io.ringd.state.NodeInput;
 import io.ringd.state.RingService;
 import io.ringd.state.RingSettings;
 import io.ringd.state.RingState;
 import io.ringd.web.AdminOnly;
 import io.ringd.web.ApiDocs;
-import io.ringd.web.Bodies;
-import io.ringd.web.Versions;
+import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import tools.jackson.databind.JsonNode;
 
 /** The members and settings of the ring: read by anyone, changed by admins. */
 @RestController
+@RingApi
 @Tag(name = "membership", description = "Nodes, settings and the ring itself")
 class MembershipController {
+
+    static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted); "
+            + "412 otherwise.";
 
     private final RingService ring;
 
@@ -71,13 +76,16 @@ class MembershipController {
     @GetMapping("/ring")
     @Operation(summary = "The whole ring", description = "Version, fingerprint, settings and members. ETag is the "
             + "version; If-None-Match with the current version answers 304.")
-    @ApiResponse(responseCode = "200", description = "The ring")
-    @ApiResponse(responseCode = "304", description = "Not modified since the version in If-None-Match")
+    @ApiResponse(responseCode = "200", description = "The ring", headers = @Header(name = HttpHeaders.ETAG,
+            description = "The ring version, quoted", schema = @Schema(type = "string", example = "\"8\"")))
+    @ApiResponse(responseCode = "304", description = "Not modified since the version in If-None-Match",
+            headers = @Header(name = HttpHeaders.ETAG, description = "The ring version, quoted",
+                    schema = @Schema(type = "string", example = "\"8\"")))
     ResponseEntity<RingAnswer> ring(@Parameter(description = "A version held by the client", example = "\"7\"")
-            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
-        RingState s = ring.current();
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+            @Parameter(hidden = true) RingState s) {
         String etag = "\"" + s.version() + "\"";
-        if (Versions.noneMatch(ifNoneMatch, s.version())) {
+        if (EntityTags.noneMatch(ifNoneMatch, s.version())) {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
         }
         return ResponseEntity.ok().eTag(etag)
@@ -87,8 +95,7 @@ class MembershipController {
     @GetMapping("/nodes")
     @Operation(summary = "The members", description = "Ascending by id.")
     @ApiResponse(responseCode = "200", description = "The members")
-    NodesAnswer nodes() {
-        RingState s = ring.current();
+    NodesAnswer nodes(@Parameter(hidden = true) RingState s) {
         return new NodesAnswer(s.version(), NodeView.all(s.nodes()));
     }
 
@@ -97,9 +104,9 @@ class MembershipController {
     @ApiResponse(responseCode = "200", description = "The member")
     @ApiResponse(responseCode = "400", description = "Malformed id")
     @ApiResponse(responseCode = "404", description = "No such member")
-    NodeAnswer node(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id) {
-        Bodies.checkId(id, "id");
-        RingState s = ring.current();
+    NodeAnswer node(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
+            @Parameter(hidden = true) RingState s) {
+        NodeInput.id(id, "id");
         Node n = s.ring().node(id).orElseThrow(() -> new RingException.UnknownNode(id));
         return new NodeAnswer(s.version(), NodeView.of(n));
     }
@@ -107,18 +114,16 @@ class MembershipController {
     @GetMapping("/settings")
     @Operation(summary = "The ring settings")
     @ApiResponse(responseCode = "200", description = "The settings")
-    SettingsAnswer settings() {
-        RingState s = ring.current();
+    SettingsAnswer settings(@Parameter(hidden = true) RingState s) {
         return new SettingsAnswer(s.version(), s.settings());
     }
 
-    @PutMapping(path = "/nodes/{id}", consumes = "application/json")
+    @PutMapping(path = "/nodes/{id}", consumes = ApiDocs.JSON)
     @AdminOnly
-    @SecurityRequirement(name = "admin")
     @Operation(summary = "Add or replace a node", description = "201 when the node is new, 200 otherwise. An absent "
             + "zone means no zone. The same weight and zone again makes no new version.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                    mediaType = "application/json", examples = @ExampleObject(
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = ApiDocs.JSON, schema = @Schema(implementation = NodeRequest.class), examples = @ExampleObject(
                             value = "{\"weight\":1,\"zone\":\"eu-1a\"}"))))
     @ApiResponse(responseCode = "200", description = "Replaced (or unchanged)")
     @ApiResponse(responseCode = "201", description = "Added")
@@ -129,12 +134,12 @@ class MembershipController {
     @ApiResponse(responseCode = "415", description = "Body not JSON")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     ResponseEntity<NodeAnswer> put(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
-            @RequestBody JsonNode body,
-            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+            @RequestBody NodeRequest body,
+            @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Bodies.checkId(id, "id");
-        Long expected = Versions.ifMatch(ifMatch);
-        Node node = Bodies.node(body, id);
+        NodeInput.id(id, "id");
+        Long expected = EntityTags.ifMatch(ifMatch);
+        Node node = body.toNode(id);
         RingService.PutResult r = ring.put(node, expected);
         NodeAnswer answer = new NodeAnswer(r.state().version(), NodeView.of(node));
         return ResponseEntity.status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
@@ -142,7 +147,6 @@ class MembershipController {
 
     @DeleteMapping("/nodes/{id}")
     @AdminOnly
-    @SecurityRequirement(name = "admin")
     @Operation(summary = "Remove a node")
     @ApiResponse(responseCode = "200", description = "Removed")
     @ApiResponse(responseCode = "400", description = "Malformed id")
@@ -151,19 +155,19 @@ class MembershipController {
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     VersionAnswer remove(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
-            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+            @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Bodies.checkId(id, "id");
-        return new VersionAnswer(ring.remove(id, Versions.ifMatch(ifMatch)).version());
+        NodeInput.id(id, "id");
+        return new VersionAnswer(ring.remove(id, EntityTags.ifMatch(ifMatch)).version());
     }
 
-    @PostMapping(path = "/membership", consumes = "application/json")
+    @PostMapping(path = "/membership", consumes = ApiDocs.JSON)
     @AdminOnly
-    @SecurityRequirement(name = "admin")
     @Operation(summary = "Apply a batch of changes", description = "All or nothing, one version. An id twice in "
             + "one batch is 400; removing an absent id is 404.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                    mediaType = "application/json", examples = @ExampleObject(value = "{\"changes\":["
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = ApiDocs.JSON, schema = @Schema(implementation = ChangeBatch.class),
+                    examples = @ExampleObject(value = "{\"changes\":["
                             + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1,\"zone\":\"eu-1b\"},"
                             + "{\"op\":\"remove\",\"id\":\"cache-1\"}]}"))))
     @ApiResponse(responseCode = "200", description = "Applied")
@@ -174,21 +178,20 @@ class MembershipController {
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "415", description = "Body not JSON")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
-    VersionAnswer membership(@RequestBody JsonNode body,
-            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+    VersionAnswer membership(@RequestBody ChangeBatch body,
+            @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = Versions.ifMatch(ifMatch);
-        return new VersionAnswer(ring.apply(Bodies.changes(body), expected).version());
+        Long expected = EntityTags.ifMatch(ifMatch);
+        return new VersionAnswer(ring.apply(body.toChanges(), expected).version());
     }
 
-    @PutMapping(path = "/settings", consumes = "application/json")
+    @PutMapping(path = "/settings", consumes = ApiDocs.JSON)
     @AdminOnly
-    @SecurityRequirement(name = "admin")
     @Operation(summary = "Change the ring settings", description = "Absent fields keep their value. hash=ketama "
             + "and algorithm=maglev are not supported yet (400).",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                    mediaType = "application/json", examples = @ExampleObject(
-                            value = "{\"hash\":\"murmur3\",\"vnodesPerWeight\":256}"))))
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = ApiDocs.JSON, schema = @Schema(implementation = SettingsRequest.class),
+                    examples = @ExampleObject(value = "{\"hash\":\"murmur3\",\"vnodesPerWeight\":256}"))))
     @ApiResponse(responseCode = "200", description = "Applied (or unchanged)")
     @ApiResponse(responseCode = "400", description = "Bad or unsupported value, or a ring limit reached")
     @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
@@ -196,11 +199,11 @@ class MembershipController {
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "415", description = "Body not JSON")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
-    SettingsAnswer updateSettings(@RequestBody JsonNode body,
-            @Parameter(description = ApiDocs.IF_MATCH, example = "7")
+    SettingsAnswer updateSettings(@RequestBody SettingsRequest body,
+            @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = Versions.ifMatch(ifMatch);
-        RingState s = ring.updateSettings(Bodies.settings(body), expected);
+        Long expected = EntityTags.ifMatch(ifMatch);
+        RingState s = ring.updateSettings(body.toPatch(), expected);
         return new SettingsAnswer(s.version(), s.settings());
     }
 }

@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.ringd.ring.Ownership;
 import io.ringd.state.RingListener;
 import io.ringd.state.RingState;
-import io.ringd.web.LookupEvents;
+import io.ringd.state.LookupEvents;
 
 /**
  * The ring's Prometheus metrics. Meters are registered when a snapshot is

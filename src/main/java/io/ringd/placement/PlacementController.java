@@ -11,22 +11,24 @@ import org.springframework.web.bind.annotation.RestController;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Ownership;
 import io.ringd.ring.RingDiff;
+import io.ringd.state.ChangeBatch;
 import io.ringd.state.RingService;
+import io.ringd.state.RingState;
 import io.ringd.web.ApiDocs;
 import io.ringd.web.ApiException;
-import io.ringd.web.Bodies;
-import io.ringd.web.Problems;
-import io.ringd.web.Snapshots;
+import io.ringd.web.Fields;
+import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import tools.jackson.databind.JsonNode;
 
 /** How the hash space is split ({@code /ownership}) and what moves between versions ({@code /diff}). */
 @RestController
+@RingApi
 @Tag(name = "placement", description = "Ownership of the hash space and what moves when membership changes")
 class PlacementController {
 
@@ -34,11 +36,9 @@ class PlacementController {
     static final int MAX_RANGES = 100_000;
 
     private final RingService ring;
-    private final Snapshots snapshots;
 
-    PlacementController(RingService ring, Snapshots snapshots) {
+    PlacementController(RingService ring) {
         this.ring = ring;
-        this.snapshots = snapshots;
     }
 
     record NodeShare(String id, double weight, String zone, int points, long count, double share) {
@@ -61,8 +61,8 @@ class PlacementController {
     @Operation(summary = "Exact ownership of the hash space", description = "Per member, ascending by id: the count "
             + "of hash values it owns (the counts add up to 2^32), its share, and its ring points after collisions.")
     @ApiResponse(responseCode = "200", description = "The ownership")
-    OwnershipAnswer ownership() {
-        Ownership o = ring.current().ring().ownership();
+    OwnershipAnswer ownership(@Parameter(hidden = true) RingState current) {
+        Ownership o = current.ring().ownership();
         return new OwnershipAnswer(o.version(), o.shares().stream()
                 .map(s -> new NodeShare(s.node().id(), s.node().weight(), s.node().zone(), s.points(), s.count(),
                         s.share()))
@@ -81,37 +81,38 @@ class PlacementController {
             @Parameter(description = "The version diffed to; the current one when absent", example = "7")
             @RequestParam(required = false) Long to,
             @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
-            @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges) {
+            @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges,
+            @Parameter(hidden = true) RingState current) {
         checkMaxRanges(maxRanges);
-        HashRing a = snapshots.at(from, "from");
-        HashRing b = snapshots.at(to == null ? ring.current().version() : to, "to");
+        HashRing a = Fields.named("from", () -> ring.ringAt(from));
+        HashRing b = to == null ? current.ring() : Fields.named("to", () -> ring.ringAt(to));
         return answer(HashRing.diff(a, b, maxRanges), a.version(), b.version(), maxRanges);
     }
 
-    @PostMapping(path = "/diff", consumes = "application/json")
+    @PostMapping(path = "/diff", consumes = ApiDocs.JSON)
     @Operation(summary = "What a batch of changes would move", description = "A dry run of a /membership body "
             + "against the current version: nothing is applied. 'to' is null.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                    mediaType = "application/json", examples = @ExampleObject(value = "{\"changes\":["
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = ApiDocs.JSON, schema = @Schema(implementation = ChangeBatch.class), examples = @ExampleObject(value = "{\"changes\":["
                             + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1}]}"))))
     @ApiResponse(responseCode = "200", description = "The diff")
     @ApiResponse(responseCode = "400", description = "Bad change or parameter")
     @ApiResponse(responseCode = "404", description = "A removal names no member")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "415", description = "Body not JSON")
-    DiffAnswer preview(@RequestBody JsonNode body,
+    DiffAnswer preview(@RequestBody ChangeBatch body,
             @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
-            @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges) {
+            @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges,
+            @Parameter(hidden = true) RingState current) {
         checkMaxRanges(maxRanges);
-        HashRing a = ring.current().ring();
-        HashRing b = a.apply(Bodies.changes(body));
+        HashRing a = current.ring();
+        HashRing b = a.apply(body.toChanges());
         return answer(HashRing.diff(a, b, maxRanges), a.version(), null, maxRanges);
     }
 
     private static void checkMaxRanges(int maxRanges) {
         if (maxRanges < 0 || maxRanges > MAX_RANGES) {
-            throw new ApiException(Problems.BAD_REQUEST, "maxRanges must be in [0, 100000]: " + maxRanges,
-                    "maxRanges");
+            throw ApiException.badRequest("maxRanges must be in [0, 100000]: " + maxRanges, "maxRanges");
         }
     }
 

@@ -97,15 +97,19 @@ public final class RingService {
      * The snapshot at {@code version}: the current one, or a kept one rebuilt
      * from its membership (a few are cached).
      *
+     * @throws InvalidInputException    (field {@code version}) if the version is negative
      * @throws VersionException.NotMade if the version was never made
      * @throws VersionException.Gone    if it is no longer kept
      */
     public HashRing ringAt(long version) {
+        if (version < 0) {
+            throw new InvalidInputException("version", "version must be >= 0: " + version);
+        }
         RingState now = current.get();
         if (version == now.version()) {
             return now.ring();
         }
-        if (version > now.version() || version < 0) {
+        if (version > now.version()) {
             throw new VersionException.NotMade(version, now.version());
         }
         synchronized (snapshots) {

@@ -28,7 +28,7 @@ public record RingSettings(String hash, int vnodesPerWeight, String algorithm, i
     /**
      * The library config for these settings.
      *
-     * @throws InvalidRequestException if a value is not supported
+     * @throws InvalidInputException if a value is not supported
      */
     public RingConfig toConfig() {
         SettingsPatch.checkSupported(this);

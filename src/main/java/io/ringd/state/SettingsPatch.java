@@ -25,7 +25,7 @@ public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorit
     /**
      * {@code base} with this patch applied, validated.
      *
-     * @throws InvalidRequestException naming the field at fault
+     * @throws InvalidInputException naming the field at fault
      */
     public RingSettings applyTo(RingSettings base) {
         RingSettings s = new RingSettings(
@@ -40,19 +40,19 @@ public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorit
     /** Checks every value is well-formed and implemented. */
     public static void validate(RingSettings s) {
         if (!HASHES.contains(s.hash())) {
-            throw new InvalidRequestException("hash", "hash must be one of " + HASHES + ": " + s.hash());
+            throw new InvalidInputException("hash", "hash must be one of " + HASHES + ": " + s.hash());
         }
         if (s.vnodesPerWeight() < 1 || s.vnodesPerWeight() > RingConfig.MAX_VNODES_PER_WEIGHT) {
-            throw new InvalidRequestException("vnodesPerWeight",
+            throw new InvalidInputException("vnodesPerWeight",
                     "vnodesPerWeight must be in [1, 4096]: " + s.vnodesPerWeight());
         }
         if (!ALGORITHMS.contains(s.algorithm())) {
-            throw new InvalidRequestException("algorithm",
+            throw new InvalidInputException("algorithm",
                     "algorithm must be one of " + ALGORITHMS + ": " + s.algorithm());
         }
         int m = s.maglevTableSize();
         if (m < MIN_MAGLEV_TABLE_SIZE || m > MAX_MAGLEV_TABLE_SIZE || !isPrime(m)) {
-            throw new InvalidRequestException("maglevTableSize",
+            throw new InvalidInputException("maglevTableSize",
                     "maglevTableSize must be a prime between 1009 and 5000011: " + m);
         }
         checkSupported(s);
@@ -60,11 +60,11 @@ public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorit
 
     static void checkSupported(RingSettings s) {
         if (!KeyHashes.names().contains(s.hash())) {
-            throw new InvalidRequestException("hash", "hash " + s.hash() + " is not supported yet; supported: "
+            throw new InvalidInputException("hash", "hash " + s.hash() + " is not supported yet; supported: "
                     + KeyHashes.names());
         }
         if (!RingSettings.RING.equals(s.algorithm())) {
-            throw new InvalidRequestException("algorithm", "algorithm " + s.algorithm()
+            throw new InvalidInputException("algorithm", "algorithm " + s.algorithm()
                     + " is not supported yet; supported: [ring]");
         }
     }

@@ -14,24 +14,24 @@ public abstract class VersionException extends RuntimeException {
         return version;
     }
 
-    /** A version the ring has not reached (HTTP 404). */
+    /** A version the ring has not reached. */
     public static final class NotMade extends VersionException {
         public NotMade(long version, long current) {
             super(version, "version " + version + " was never made; the current version is " + current);
         }
     }
 
-    /** A version older than the history keeps (HTTP 410). */
+    /** A version older than the history keeps. */
     public static final class Gone extends VersionException {
         public Gone(long version, long oldest) {
             super(version, "version " + version + " is no longer kept; the oldest kept is " + oldest);
         }
     }
 
-    /** An {@code If-Match} that names another version than the current one (HTTP 412). */
+    /** A write expected another version than the current one. */
     public static final class Mismatch extends VersionException {
         public Mismatch(long expected, long current) {
-            super(expected, "If-Match names version " + expected + " but the ring is at version " + current);
+            super(expected, "the write expected version " + expected + " but the ring is at version " + current);
         }
     }
 }

@@ -1,11 +1,17 @@
 package io.ringd.web;
 
+import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Marks a handler that needs the admin bearer token. */
+/**
+ * Marks a handler that only an admin may call: a feature declares it, the
+ * admin package enforces it (the bearer token) and the API description shows
+ * the security requirement.
+ */
+@Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
 public @interface AdminOnly {

@@ -12,11 +12,21 @@ public class ApiException extends RuntimeException {
         this.field = field;
     }
 
+    /** A 400 naming {@code field}. */
+    public static ApiException badRequest(String detail, String field) {
+        return new ApiException(Problems.BAD_REQUEST, detail, field);
+    }
+
     public Problems problem() {
         return problem;
     }
 
     public String field() {
         return field;
+    }
+
+    /** {@code s}, cut to 40 characters for a message. */
+    public static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 }

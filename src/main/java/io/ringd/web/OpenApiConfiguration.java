@@ -1,81 +1,96 @@
 package io.ringd.web;
 
+import java.math.BigDecimal;
+
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.bind.annotation.GetMapping;
 
+import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
-import io.swagger.v3.core.converter.ModelConverters;
+import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
-import io.swagger.v3.oas.models.media.BooleanSchema;
-import io.swagger.v3.oas.models.media.IntegerSchema;
-import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
 
 /**
- * The API description's header, the admin bearer token scheme, the ring
- * headers every operation has ({@code X-Ring-Version} both ways,
- * {@code X-Ring-Stale}, and {@code ETag} on {@code GET /ring}), and the
- * problem-detail body of every error answer, so controllers declare an error
- * by its status and description alone.
+ * The API description's header and what every operation shares, derived
+ * from what each handler declares rather than from lists of routes: the
+ * ring headers on {@link RingApi} operations ({@code X-Ring-Version} both
+ * ways, {@code X-Ring-Stale}), the admin token on {@link AdminOnly} ones, the
+ * problem-detail body of every error answer, and no body on a 304. So a
+ * controller declares an error by its status and description alone.
  */
 @Configuration(proxyBeanMethods = false)
 @OpenAPIDefinition(info = @Info(title = "ringd", version = "1",
         description = "A consistent-hash ring served over HTTP. Every ring answer carries X-Ring-Version; "
                 + "errors are RFC 9457 problem details (application/problem+json)."))
-@SecurityScheme(name = "admin", type = SecuritySchemeType.HTTP, scheme = "bearer",
+@SecurityScheme(name = OpenApiConfiguration.ADMIN_SCHEME, type = SecuritySchemeType.HTTP, scheme = "bearer",
         description = "The admin token (ringd.admin.token / RINGD_ADMIN_TOKEN, or <data-dir>/admin-token)")
 class OpenApiConfiguration {
 
-    static final String PROBLEM_SCHEMA = "ProblemDetail";
+    static final String ADMIN_SCHEME = "admin";
+    static final String PROBLEM_SCHEMA = "Problem";
 
     @Bean
     OpenApiCustomizer problemSchema() {
-        return openApi -> ModelConverters.getInstance().read(ProblemDetail.class)
+        return openApi -> ModelConverters.getInstance().read(ProblemSchema.class)
                 .forEach((name, schema) -> openApi.getComponents().addSchemas(name, schema));
     }
 
     @Bean
-    OperationCustomizer ringHeaders() {
+    OperationCustomizer sharedParts() {
         return (operation, handler) -> {
-            operation.addParametersItem(new HeaderParameter().name(RingHeaders.VERSION).required(false)
-                    .description("The ring version the client holds; when older than the server's, the answer "
-                            + "adds X-Ring-Stale: true and the request counts as stale")
-                    .schema(new IntegerSchema().format("int64").minimum(java.math.BigDecimal.ZERO)).example(7));
-            boolean ring = handler.hasMethodAnnotation(GetMapping.class)
-                    && java.util.Arrays.asList(handler.getMethodAnnotation(GetMapping.class).value()).contains("/ring");
+            boolean ring = RingHeaders.carries(handler.getBeanType());
+            if (ring) {
+                operation.addParametersItem(new HeaderParameter().name(RingHeaders.VERSION).required(false)
+                        .description("The ring version the client holds; when older than the server's, the answer "
+                                + "adds X-Ring-Stale: true and the request counts as stale")
+                        .schema(new IntegerSchema().format("int64").minimum(BigDecimal.ZERO)).example(7));
+            }
+            if (handler.hasMethodAnnotation(AdminOnly.class)) {
+                operation.addSecurityItem(new SecurityRequirement().addList(ADMIN_SCHEME));
+                addIfAbsent(operation, "401", "Missing or wrong admin token");
+            }
             if (operation.getResponses() != null) {
-                operation.getResponses().forEach((code, response) -> addHeaders(code, response, ring));
+                operation.getResponses().forEach((code, response) -> shape(code, response, ring));
             }
             return operation;
         };
     }
 
-    private static void addHeaders(String code, ApiResponse response, boolean ring) {
+    private static void addIfAbsent(Operation operation, String code, String description) {
+        if (operation.getResponses() != null && !operation.getResponses().containsKey(code)) {
+            operation.getResponses().addApiResponse(code, new ApiResponse().description(description));
+        }
+    }
+
+    private static void shape(String code, ApiResponse response, boolean ring) {
         if (code.startsWith("4") || code.startsWith("5")) {
             response.setContent(new Content().addMediaType(ApiDocs.PROBLEM, new MediaType()
                     .schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM_SCHEMA))));
+        } else if (code.equals("304")) {
+            response.setContent(null);
         }
-        response.addHeaderObject(RingHeaders.VERSION, new Header().description("The server's current ring version")
-                .schema(new IntegerSchema().format("int64")).example(8));
-        if (code.startsWith("2") || code.equals("304")) {
-            response.addHeaderObject(RingHeaders.STALE, new Header()
-                    .description("true when the X-Ring-Version sent is older than the server's")
-                    .schema(new BooleanSchema()).example(true));
-        }
-        if (ring && (code.equals("200") || code.equals("304"))) {
-            response.addHeaderObject("ETag", new Header().description("The ring version, quoted")
-                    .schema(new StringSchema()).example("\"8\""));
+        if (ring) {
+            response.addHeaderObject(RingHeaders.VERSION, new Header()
+                    .description("The server's current ring version").schema(new IntegerSchema().format("int64"))
+                    .example(8));
+            if (code.startsWith("2") || code.equals("304")) {
+                response.addHeaderObject(RingHeaders.STALE, new Header()
+                        .description("true when the X-Ring-Version sent is older than the server's")
+                        .schema(new BooleanSchema()).example(true));
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.ringd.web;
 
+import java.util.List;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -20,10 +22,14 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import io.ringd.ring.RingException;
-import io.ringd.state.InvalidRequestException;
+import io.ringd.state.InvalidInputException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Turns every failure into an RFC 9457 problem detail
@@ -36,55 +42,62 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
-    @ExceptionHandler(ApiException.class)
-    ResponseEntity<Object> api(ApiException e) {
-        return problem(e.problem(), e.getMessage(), e.field());
+    /** Refusals of the ring and its service, each mapped once; {@link Fields#named} renames their field. */
+    @ExceptionHandler({ApiException.class, InvalidInputException.class, RingException.class, VersionException.class,
+            StoreUnavailableException.class})
+    ResponseEntity<Object> refused(RuntimeException e) {
+        return refusal(e, null);
     }
 
-    @ExceptionHandler(InvalidRequestException.class)
-    ResponseEntity<Object> invalid(InvalidRequestException e) {
-        return problem(Problems.BAD_REQUEST, e.getMessage(), e.field());
+    @ExceptionHandler(Fields.Named.class)
+    ResponseEntity<Object> named(Fields.Named e) throws Exception {
+        if (e.getCause() instanceof RuntimeException cause && mapped(cause)) {
+            return refusal(cause, e.field());
+        }
+        return unexpected((Exception) e.getCause());
     }
 
-    @ExceptionHandler(RingException.NoNodes.class)
-    ResponseEntity<Object> noNodes(RingException.NoNodes e) {
-        return problem(Problems.NO_NODES, "the ring has no nodes: add one with PUT /nodes/{id}", null);
+    private static boolean mapped(RuntimeException e) {
+        return e instanceof ApiException || e instanceof InvalidInputException || e instanceof RingException
+                || e instanceof VersionException || e instanceof StoreUnavailableException;
     }
 
-    @ExceptionHandler(RingException.UnknownNode.class)
-    ResponseEntity<Object> unknownNode(RingException.UnknownNode e) {
-        return problem(Problems.NODE_NOT_FOUND, e.getMessage(), "id");
-    }
-
-    @ExceptionHandler(RingException.LimitExceeded.class)
-    ResponseEntity<Object> limit(RingException.LimitExceeded e) {
-        return problem(Problems.LIMIT_EXCEEDED, e.getMessage() + "; nothing was changed", null);
-    }
-
-    @ExceptionHandler(RingException.InvalidBatch.class)
-    ResponseEntity<Object> batch(RingException.InvalidBatch e) {
-        return problem(Problems.BAD_REQUEST, e.getMessage(), "changes");
-    }
-
-    @ExceptionHandler(VersionException.Mismatch.class)
-    ResponseEntity<Object> mismatch(VersionException.Mismatch e) {
-        return problem(Problems.PRECONDITION_FAILED, e.getMessage(), "If-Match");
-    }
-
-    @ExceptionHandler(VersionException.NotMade.class)
-    ResponseEntity<Object> notMade(VersionException.NotMade e) {
-        return problem(Problems.VERSION_NOT_FOUND, e.getMessage(), "version");
-    }
-
-    @ExceptionHandler(VersionException.Gone.class)
-    ResponseEntity<Object> gone(VersionException.Gone e) {
-        return problem(Problems.VERSION_GONE, e.getMessage(), "version");
-    }
-
-    @ExceptionHandler(StoreUnavailableException.class)
-    ResponseEntity<Object> store(StoreUnavailableException e) {
-        log.error("Store unavailable; the change was not applied", e);
-        return problem(Problems.STORE_UNAVAILABLE, "the change could not be made durable and was not applied", null);
+    /** The problem for one refusal; {@code field}, when not null, names the input in place of its own. */
+    private static ResponseEntity<Object> refusal(RuntimeException e, String field) {
+        if (e instanceof ApiException a) {
+            return problem(a.problem(), a.getMessage(), field != null ? field : a.field());
+        }
+        if (e instanceof InvalidInputException i) {
+            return problem(Problems.BAD_REQUEST, i.getMessage(), field != null ? field : i.field());
+        }
+        if (e instanceof RingException.NoNodes) {
+            return problem(Problems.NO_NODES, "the ring has no nodes: add one with PUT /nodes/{id}", null);
+        }
+        if (e instanceof RingException.UnknownNode) {
+            return problem(Problems.NODE_NOT_FOUND, e.getMessage(), field != null ? field : "id");
+        }
+        if (e instanceof RingException.LimitExceeded) {
+            return problem(Problems.LIMIT_EXCEEDED, e.getMessage() + "; nothing was changed", field);
+        }
+        if (e instanceof RingException.InvalidBatch) {
+            return problem(Problems.BAD_REQUEST, e.getMessage(), field != null ? field : "changes");
+        }
+        if (e instanceof VersionException.Mismatch) {
+            return problem(Problems.PRECONDITION_FAILED, e.getMessage(), field != null ? field : "If-Match");
+        }
+        if (e instanceof VersionException.NotMade) {
+            return problem(Problems.VERSION_NOT_FOUND, e.getMessage(), field != null ? field : "version");
+        }
+        if (e instanceof VersionException.Gone) {
+            return problem(Problems.VERSION_GONE, e.getMessage(), field != null ? field : "version");
+        }
+        if (e instanceof StoreUnavailableException) {
+            log.error("Store unavailable; the change was not applied", e);
+            return problem(Problems.STORE_UNAVAILABLE, "the change could not be made durable and was not applied",
+                    null);
+        }
+        log.error("Unexpected refusal", e);
+        return problem(Problems.INTERNAL, "an unexpected error occurred; it has been logged", null);
     }
 
     @Override
@@ -93,7 +106,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         String name = e.getPropertyName();
         String value = String.valueOf(e.getValue());
         return problem(Problems.BAD_REQUEST, name + " must be " + describe(e.getRequiredType()) + ": "
-                + Versions.abbreviate(value), name);
+                + ApiException.abbreviate(value), name);
     }
 
     @ExceptionHandler(IllegalArgumentException.class)
@@ -125,7 +138,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             }
         }
         String why = "the body must be a JSON document";
-        if (e.getCause() instanceof tools.jackson.core.exc.StreamConstraintsException) {
+        if ((e.getCause() instanceof DatabindException || e.getCause() instanceof InputCoercionException)
+                && !((JacksonException) e.getCause()).getPath().isEmpty()) {
+            return bodyField((JacksonException) e.getCause()); // valid JSON, not of the body's shape
+        }
+        if (e.getCause() instanceof MismatchedInputException) {
+            why = "the body must be a JSON object";
+        } else if (e.getCause() instanceof tools.jackson.core.exc.StreamConstraintsException) {
             why = "the body holds a number, string or nesting too large to read";
         } else if (e.getCause() instanceof JacksonException je) {
             String original = String.valueOf(je.getOriginalMessage())
@@ -141,6 +160,48 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             why = "a JSON body is required";
         }
         return problem(Problems.BAD_REQUEST, why, "body");
+    }
+
+    /** A body that is JSON but not of the request's shape, naming the field at fault ({@code changes[2].weight}). */
+    private static ResponseEntity<Object> bodyField(JacksonException e) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference r : e.getPath()) {
+            if (r.getIndex() >= 0) {
+                path.append('[').append(r.getIndex()).append(']');
+            } else if (r.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(r.getPropertyName());
+            }
+        }
+        String field = path.isEmpty() ? "body" : ApiException.abbreviate(path.toString());
+        if (e instanceof UnrecognizedPropertyException u) {
+            List<String> known = u.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList();
+            return problem(Problems.BAD_REQUEST, "unknown field " + ApiException.abbreviate(u.getPropertyName())
+                    + "; expected one of " + known, field);
+        }
+        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType() : null;
+        return problem(Problems.BAD_REQUEST, field + " must be " + describeJson(target), field);
+    }
+
+    private static String describeJson(Class<?> type) {
+        if (type == null) {
+            return "of another type";
+        }
+        if (type == Double.class || type == double.class || type == Float.class || type == float.class) {
+            return "a JSON number";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "an integer in range";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        return "a JSON object";
     }
 
     @Override

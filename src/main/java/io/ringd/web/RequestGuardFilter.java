@@ -10,10 +10,18 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.handler.HandlerMappingIntrospector;
+import org.springframework.web.util.ServletRequestPathUtils;
 
 import io.ringd.state.RingService;
 
@@ -22,7 +30,9 @@ import io.ringd.state.RingService;
  * otherwise mangle or accept unbounded: a raw {@code ;} in the path (the
  * container would silently cut the key there), a query string that is not
  * valid UTF-8 or repeats a parameter (which would be joined with commas),
- * and bodies over 4 MiB.
+ * and bodies over 4 MiB. It knows no route: a refusal names the path
+ * variable of the handler the path would reach, and carries the ring headers
+ * as {@link RingHeaders} decides.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -33,15 +43,53 @@ class RequestGuardFilter extends OncePerRequestFilter {
 
     private final ProblemWriter problems;
     private final RingService ring;
+    private final HandlerMappingIntrospector handlers;
 
-    RequestGuardFilter(ProblemWriter problems, RingService ring) {
+    RequestGuardFilter(ProblemWriter problems, RingService ring, HandlerMappingIntrospector handlers) {
         this.problems = problems;
         this.ring = ring;
+        this.handlers = handlers;
     }
 
-    private void refuse(HttpServletResponse response, Problems type, String detail, String field) throws IOException {
-        response.setHeader(RingHeaders.VERSION, Long.toString(ring.current().version()));
+    private void refuse(HttpServletRequest request, HttpServletResponse response, Problems type, String detail,
+            String field) throws IOException {
+        if (RingHeaders.carries(request)) {
+            response.setHeader(RingHeaders.VERSION, Long.toString(ring.current().version()));
+        }
         problems.write(response, type, detail, field);
+    }
+
+    /**
+     * The name of the path variable that the raw {@code ;} of {@code request}'s
+     * path falls in: that of the handler the path reaches once the {@code ;} is
+     * percent-encoded, or {@code "path"}. Looked up on refusals only.
+     */
+    private String pathVariable(HttpServletRequest request) {
+        HttpServletRequest encoded = new HttpServletRequestWrapper(request) {
+            @Override
+            public String getRequestURI() {
+                return super.getRequestURI().replace(";", "%3B");
+            }
+        };
+        try {
+            ServletRequestPathUtils.parseAndCache(encoded);
+            for (HandlerMapping mapping : handlers.getHandlerMappings()) {
+                HandlerExecutionChain chain = mapping.getHandler(encoded);
+                if (chain != null && chain.getHandler() instanceof HandlerMethod hm) {
+                    for (MethodParameter p : hm.getMethodParameters()) {
+                        PathVariable v = p.getParameterAnnotation(PathVariable.class);
+                        if (v != null) {
+                            p.initParameterNameDiscovery(new DefaultParameterNameDiscoverer());
+                            String name = !v.name().isEmpty() ? v.name() : p.getParameterName();
+                            return name != null ? name : "path";
+                        }
+                    }
+                }
+            }
+        } catch (Exception e) {
+            // no handler takes this path (or its method): name the path itself
+        }
+        return "path";
     }
 
     @Override
@@ -49,14 +97,14 @@ class RequestGuardFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String uri = request.getRequestURI();
         if (uri != null && uri.indexOf(';') >= 0) {
-            refuse(response, Problems.BAD_REQUEST,
-                    "a raw ';' in the path is not allowed: percent-encode it as %3B (or pass the key as ?key=)",
-                    uri.startsWith("/route/") || uri.startsWith("/preference/") ? "key" : "path");
+            String field = pathVariable(request);
+            refuse(request, response, Problems.BAD_REQUEST, "a raw ';' in the path is not allowed (the "
+                    + field + " would be cut there): percent-encode it as %3B", field);
             return;
         }
         long length = request.getContentLengthLong();
         if (length > MAX_BODY_BYTES) {
-            refuse(response, Problems.PAYLOAD_TOO_LARGE,
+            refuse(request, response, Problems.PAYLOAD_TOO_LARGE,
                     "the body must be at most " + MAX_BODY_BYTES + " bytes: it is " + length, "body");
             return;
         }
@@ -72,14 +120,14 @@ class RequestGuardFilter extends OncePerRequestFilter {
         try {
             params = request.getParameterMap();
         } catch (IllegalStateException e) { // the container's InvalidParameterException
-            refuse(response, Problems.BAD_REQUEST,
+            refuse(request, response, Problems.BAD_REQUEST,
                     "the query string is not valid percent-encoded UTF-8", "query");
             return false;
         }
         for (java.util.Map.Entry<String, String[]> p : params.entrySet()) {
             if (p.getValue().length > 1) {
                 String name = p.getKey().length() > 40 ? p.getKey().substring(0, 40) + "..." : p.getKey();
-                refuse(response, Problems.BAD_REQUEST, "the parameter " + name + " is given "
+                refuse(request, response, Problems.BAD_REQUEST, "the parameter " + name + " is given "
                         + p.getValue().length + " times; give it once", name);
                 return false;
             }

@@ -1,6 +1,18 @@
 package io.ringd.web;
 
-/** The headers of ring answers (SPEC.md section 7). */
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerMapping;
+
+/**
+ * The headers of ring answers ({@code docs/ring.md}, REST API), and the one
+ * rule for which answers carry them: those of {@link RingApi} controllers,
+ * and refusals made before any handler was chosen (a raw {@code ;}, a body
+ * over the limit, a method or content type no handler takes). Answers of
+ * other handlers (actuator, the API description, {@code /error}) do not.
+ */
 public final class RingHeaders {
 
     /** The server's current version on answers; a client's own version on requests. */
@@ -9,5 +21,35 @@ public final class RingHeaders {
     public static final String STALE = "X-Ring-Stale";
 
     private RingHeaders() {
+    }
+
+    /** Whether the answer to {@code request} carries the ring headers, by the handler chosen for it, if any. */
+    public static boolean carries(HttpServletRequest request) {
+        Object handler = request.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE);
+        return handler == null || carries(handler);
+    }
+
+    /** Whether answers of this handler carry the ring headers. */
+    public static boolean carries(Object handler) {
+        return handler instanceof HandlerMethod hm && carries(hm.getBeanType());
+    }
+
+    /** Whether answers of this controller class carry the ring headers. */
+    public static boolean carries(Class<?> controller) {
+        return AnnotatedElementUtils.hasAnnotation(controller, RingApi.class);
+    }
+
+    /** A non-negative decimal version (as a client sends it), or {@code null} if {@code s} is not one. */
+    public static Long parseVersion(String s) {
+        if (s == null || s.isEmpty() || s.length() > 18) {
+            return null;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+        }
+        return Long.parseLong(s);
     }
 }

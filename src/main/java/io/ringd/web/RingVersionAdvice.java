@@ -1,18 +1,27 @@
 package io.ringd.web;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.core.MethodParameter;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
+import org.springframework.http.server.ServletServerHttpRequest;
+import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 import io.ringd.state.RingService;
 
 /**
- * Sets {@code X-Ring-Version} to the version current when the answer is
- * written, so an admin call answers with the version it made.
+ * Sets {@code X-Ring-Version} on the answers {@link RingHeaders} says carry
+ * it where {@link RingHeadersInterceptor} has not: after a write, to the
+ * version current when the answer is written (so an admin call answers with
+ * the version it made), and on refusals made before a handler was chosen.
+ * Reads keep the version the interceptor read once.
  */
 @ControllerAdvice
 class RingVersionAdvice implements ResponseBodyAdvice<Object> {
@@ -32,9 +41,15 @@ class RingVersionAdvice implements ResponseBodyAdvice<Object> {
     public Object beforeBodyWrite(Object body, MethodParameter returnType, MediaType contentType,
             Class<? extends HttpMessageConverter<?>> converterType, ServerHttpRequest request,
             ServerHttpResponse response) {
-        String path = request.getURI().getRawPath();
-        if (!path.startsWith("/actuator") && !path.startsWith("/v3/api-docs") && !path.startsWith("/swagger-ui")) {
-            response.getHeaders().set(RingHeaders.VERSION, Long.toString(ring.current().version()));
+        if (request instanceof ServletServerHttpRequest in && response instanceof ServletServerHttpResponse out) {
+            HttpServletRequest req = in.getServletRequest();
+            HttpServletResponse res = out.getServletResponse();
+            if (RingHeaders.carries(req)) {
+                boolean read = HttpMethod.GET.equals(request.getMethod()) || HttpMethod.HEAD.equals(request.getMethod());
+                if (!read || !res.containsHeader(RingHeaders.VERSION)) {
+                    response.getHeaders().set(RingHeaders.VERSION, Long.toString(ring.current().version()));
+                }
+            }
         }
         return body;
     }

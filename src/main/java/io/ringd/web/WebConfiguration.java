@@ -1,11 +1,15 @@
 package io.ringd.web;
 
+import java.util.List;
+
 import org.apache.catalina.core.StandardHost;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -19,17 +23,23 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration implements WebMvcConfigurer {
 
-    private final RingRequestInterceptor interceptor;
+    /** Runs first, so that even a refused admin call carries the ring headers. */
+    static final int RING_HEADERS_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
-    WebConfiguration(RingRequestInterceptor interceptor) {
-        this.interceptor = interceptor;
+    private final RingHeadersInterceptor ringHeaders;
+
+    WebConfiguration(RingHeadersInterceptor ringHeaders) {
+        this.ringHeaders = ringHeaders;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(interceptor)
-                .excludePathPatterns("/actuator/**", "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html",
-                        "/error");
+        registry.addInterceptor(ringHeaders).order(RING_HEADERS_ORDER); // it acts on RingApi handlers only
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(ringHeaders);
     }
 
     @Bean

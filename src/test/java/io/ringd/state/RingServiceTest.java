@@ -60,11 +60,11 @@ class RingServiceTest {
                 .isInstanceOf(RingException.UnknownNode.class);
         assertThatThrownBy(() -> s.put(Node.of("b", 1), 0L)).isInstanceOf(VersionException.Mismatch.class);
         assertThatThrownBy(() -> s.updateSettings(new SettingsPatch("ketama", null, null, null), null))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("not supported");
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("not supported");
         assertThatThrownBy(() -> s.updateSettings(new SettingsPatch(null, null, "maglev", null), null))
-                .isInstanceOf(InvalidRequestException.class);
+                .isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> s.updateSettings(new SettingsPatch(null, null, null, 1010), null))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("prime");
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("prime");
         s.put(Node.of("huge", 10_000), null); // 1,280,000 points: within the limit
         assertThat(s.current().version()).isEqualTo(before.version() + 1);
         RingState mid = s.current();

@@ -1,0 +1,92 @@
+package io.ringd.admin;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+
+import io.ringd.store.StoreProperties;
+
+/**
+ * The admin bearer token: {@code ringd.admin.token} ({@code RINGD_ADMIN_TOKEN})
+ * or, when none is set, one generated on first start into
+ * {@code <data-dir>/admin-token}, readable by its owner only. The log says
+ * where it is, never what it is.
+ */
+@Component
+public class AdminToken {
+
+    public static final String FILE = "admin-token";
+    private static final Logger log = LoggerFactory.getLogger(AdminToken.class);
+
+    private final byte[] digest;
+
+    public AdminToken(AdminProperties admin, StoreProperties store) {
+        String token = admin.token();
+        if (token == null) {
+            token = fromFile(store.dataDir().toAbsolutePath().normalize().resolve(FILE));
+        } else {
+            log.info("Admin token taken from ringd.admin.token (RINGD_ADMIN_TOKEN)");
+        }
+        this.digest = sha256(token);
+    }
+
+    /** Whether {@code presented} is the token, compared in constant time. */
+    public boolean matches(String presented) {
+        return presented != null && MessageDigest.isEqual(digest, sha256(presented));
+    }
+
+    private static String fromFile(Path file) {
+        try {
+            if (!Files.exists(file)) {
+                Files.createDirectories(file.getParent());
+                byte[] random = new byte[32];
+                new SecureRandom().nextBytes(random);
+                String token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+                try {
+                    Files.createFile(file, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+                } catch (UnsupportedOperationException e) {
+                    Files.createFile(file);
+                } catch (FileAlreadyExistsException e) {
+                    return read(file);
+                }
+                Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
+                log.info("Generated an admin token into {} (readable by its owner only); "
+                        + "send it as 'Authorization: Bearer <token>'", file);
+                return token;
+            }
+            log.info("Admin token read from {}", file);
+            return read(file);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read or create the admin token file " + file + ": " + e, e);
+        }
+    }
+
+    private static String read(Path file) throws IOException {
+        String token = Files.readString(file, StandardCharsets.US_ASCII).trim();
+        if (token.length() < 16) {
+            throw new IllegalStateException("the admin token file " + file + " holds no usable token "
+                    + "(at least 16 characters); delete it to generate a new one");
+        }
+        return token;
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.ringd.lookup;
+
+import java.util.List;
+
+import io.ringd.web.ApiException;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * The body of {@code POST /route}: {@code {"keys":[...]}}.
+ *
+ * @param keys 1 to 10,000 keys, each 1 to 4096 UTF-8 bytes
+ */
+@Schema(name = "RouteBatchRequest", description = "Keys to route, all at one version")
+record RouteBatchRequest(
+        @ArraySchema(minItems = 1, maxItems = MAX_KEYS, schema = @Schema(example = "user:42",
+                description = "A key of 1 to 4096 UTF-8 bytes"))
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<String> keys) {
+
+    /** The most keys in one request. */
+    static final int MAX_KEYS = 10_000;
+
+    /**
+     * The keys, checked.
+     *
+     * @throws ApiException (400) naming the key at fault ({@code keys[3]})
+     */
+    List<String> checked() {
+        if (keys == null) {
+            throw ApiException.badRequest("keys must be an array of strings", "keys");
+        }
+        if (keys.isEmpty() || keys.size() > MAX_KEYS) {
+            throw ApiException.badRequest("keys must hold 1 to " + MAX_KEYS + " keys: " + keys.size(), "keys");
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            String at = "keys[" + i + "]";
+            if (keys.get(i) == null) {
+                throw ApiException.badRequest(at + " must be a string", at);
+            }
+            Keys.check(keys.get(i), at);
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,29 @@
+package io.ringd.state;
+
+/**
+ * What serving lookups reports for the metrics: keys routed and clients
+ * that hold an older version. Implementations only count; they are called on
+ * the request path.
+ */
+public interface LookupEvents {
+
+    /** Counts nothing: for a context without metrics. */
+    LookupEvents NONE = new LookupEvents() {
+        @Override
+        public void routed(long version, String node) {
+        }
+
+        @Override
+        public void stale(long lag) {
+        }
+    };
+
+    /**
+     * A key answered with {@code node} at {@code version}; only answers at
+     * the current version count, so callers report every one.
+     */
+    void routed(long version, String node);
+
+    /** A request from a client {@code lag} versions behind. */
+    void stale(long lag);
+}

@@ -1,0 +1,55 @@
+package io.ringd.state;
+
+import io.ringd.ring.Node;
+
+/** Checks of node ids and nodes given as input, naming the input at fault in each refusal. */
+public final class NodeInput {
+
+    private NodeInput() {
+    }
+
+    /**
+     * A node id, checked.
+     *
+     * @throws InvalidInputException naming {@code field}
+     */
+    public static String id(String id, String field) {
+        try {
+            return Node.checkId(id);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(field, e.getMessage());
+        }
+    }
+
+    /**
+     * A node of that id, weight and zone, checked; {@code prefix} is put before
+     * the field names in refusals ({@code "changes[2]."}, or {@code ""}).
+     *
+     * @throws InvalidInputException naming the weight or zone
+     */
+    public static Node node(String id, Double weight, String zone, String prefix) {
+        if (weight == null) {
+            throw new InvalidInputException(prefix + "weight", "weight is required");
+        }
+        if (!(weight > 0 && weight <= Node.MAX_WEIGHT)) {
+            throw new InvalidInputException(prefix + "weight", "weight must be in (0, 10000]: " + weight);
+        }
+        try {
+            return new Node(id, weight, zone);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(prefix + "zone", e.getMessage());
+        }
+    }
+
+    static String required(String value, String field) {
+        if (value == null) {
+            throw new InvalidInputException(field, field + " is required");
+        }
+        return value;
+    }
+
+    /** {@code s}, cut to 40 characters for a message. */
+    public static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+}

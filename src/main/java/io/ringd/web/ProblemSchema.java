@@ -1,0 +1,23 @@
+package io.ringd.web;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * What an error answer's body holds (RFC 9457), as the API description shows
+ * it; {@link Problems#detail} builds the real ones.
+ *
+ * @param type   the problem type, a URN of the form {@code urn:ringd:problem:<slug>}
+ * @param title  the type's short title
+ * @param status the HTTP status
+ * @param detail what went wrong, for a person
+ * @param field  the parameter, header or JSON field at fault ({@code changes[2].weight}), when there is one
+ */
+@Schema(name = "Problem", description = "An RFC 9457 problem detail")
+record ProblemSchema(
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "urn:ringd:problem:bad-request") String type,
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "Bad request") String title,
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "400") int status,
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "weight must be in (0, 10000]: 0.0")
+        String detail,
+        @Schema(nullable = true, example = "changes[2].weight") String field) {
+}

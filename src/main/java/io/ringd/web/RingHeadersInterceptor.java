@@ -1,0 +1,67 @@
+package io.ringd.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.MethodParameter;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+import io.ringd.state.LookupEvents;
+import io.ringd.state.RingService;
+import io.ringd.state.RingState;
+
+/**
+ * On every request to a {@link RingApi} handler: reads the current state
+ * once, sets {@code X-Ring-Version} from it, marks and counts clients that
+ * sent an older {@code X-Ring-Version} as stale, and hands the same state to
+ * the handler (a {@link RingState} parameter), so the header and the body
+ * describe one version.
+ */
+@Component
+class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumentResolver {
+
+    private static final String STATE = RingHeadersInterceptor.class.getName() + ".state";
+
+    private final RingService ring;
+    private final LookupEvents events;
+
+    RingHeadersInterceptor(RingService ring, ObjectProvider<LookupEvents> events) {
+        this.ring = ring;
+        this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (!RingHeaders.carries(handler)) {
+            return true;
+        }
+        RingState state = ring.current();
+        request.setAttribute(STATE, state);
+        long version = state.version();
+        response.setHeader(RingHeaders.VERSION, Long.toString(version));
+        Long client = RingHeaders.parseVersion(request.getHeader(RingHeaders.VERSION));
+        if (client != null && client < version) {
+            response.setHeader(RingHeaders.STALE, "true");
+            events.stale(version - client);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        return parameter.getParameterType() == RingState.class;
+    }
+
+    @Override
+    public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest request,
+            WebDataBinderFactory binders) {
+        Object state = request.getAttribute(STATE, NativeWebRequest.SCOPE_REQUEST);
+        return state != null ? state : ring.current();
+    }
+}

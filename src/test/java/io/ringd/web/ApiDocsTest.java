@@ -1,0 +1,193 @@
+package io.ringd.web;
+
+import io.ringd.RealServerTest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+import io.restassured.response.Response;
+import tools.jackson.databind.JsonNode;
+
+/** The OpenAPI document (springdoc) describes the whole ring API, and Swagger UI is served. */
+class ApiDocsTest extends RealServerTest {
+
+    /** Every operation of the ring API (SPEC.md section 7), as "method path" of the document. */
+    static final List<String> OPERATIONS = List.of(
+            "get /route/{key}", "get /route", "post /route",
+            "get /preference/{key}", "get /preference",
+            "get /ownership", "get /diff", "post /diff",
+            "get /ring", "get /nodes", "get /nodes/{id}", "get /settings",
+            "put /nodes/{id}", "delete /nodes/{id}", "post /membership", "put /settings");
+
+    static final List<String> ADMIN = List.of("put /nodes/{id}", "delete /nodes/{id}", "post /membership",
+            "put /settings");
+
+    private JsonNode doc() {
+        Response r = api().get("/v3/api-docs");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.contentType()).startsWith("application/json");
+        JsonNode doc = json(r);
+        assertThat(doc.get("openapi").asString()).startsWith("3.");
+        return doc;
+    }
+
+    private static JsonNode operation(JsonNode doc, String op) {
+        String[] p = op.split(" ");
+        return doc.path("paths").path(p[1]).path(p[0]);
+    }
+
+    private static JsonNode resolve(JsonNode doc, JsonNode n) {
+        if (n.has("$ref")) {
+            JsonNode at = doc;
+            for (String part : n.get("$ref").asString().substring(2).split("/")) {
+                at = at.path(part);
+            }
+            return at;
+        }
+        return n;
+    }
+
+    @Test
+    void apiDocs_listsEveryOperationOfTheRingApi() {
+        JsonNode doc = doc();
+        List<String> missing = new ArrayList<>();
+        for (String op : OPERATIONS) {
+            if (operation(doc, op).isMissingNode()) {
+                missing.add(op);
+            }
+        }
+        assertThat(missing).as("operations missing from /v3/api-docs").isEmpty();
+    }
+
+    @Test
+    void apiDocs_everyParameterHasADescriptionAndAnExample() {
+        JsonNode doc = doc();
+        SoftAssertions soft = new SoftAssertions();
+        for (String op : OPERATIONS) {
+            for (JsonNode param : operation(doc, op).path("parameters")) {
+                JsonNode p = resolve(doc, param);
+                String name = op + " parameter " + p.path("in").asString("") + " " + p.path("name").asString("");
+                soft.assertThat(p.path("description").asString("")).as(name + ": description").isNotBlank();
+                boolean example = p.has("example") || p.path("examples").size() > 0
+                        || p.path("schema").has("example") || p.path("schema").path("examples").size() > 0;
+                soft.assertThat(example).as(name + ": example").isTrue();
+            }
+        }
+        soft.assertAll();
+    }
+
+    @Test
+    void apiDocs_pathParametersAndKnownQueryParametersAreDocumented() {
+        JsonNode doc = doc();
+        SoftAssertions soft = new SoftAssertions();
+        String[][] expected = {
+                {"get /route/{key}", "path key", "query version"},
+                {"get /route", "query key", "query version"},
+                {"get /preference/{key}", "path key", "query n", "query distinctZones", "query version"},
+                {"get /preference", "query key", "query n", "query distinctZones", "query version"},
+                {"get /diff", "query from", "query to", "query maxRanges"},
+                {"post /diff", "query maxRanges"},
+                {"get /ring", "header If-None-Match"},
+                {"get /nodes/{id}", "path id"},
+                {"put /nodes/{id}", "path id", "header If-Match"},
+                {"delete /nodes/{id}", "path id", "header If-Match"},
+                {"post /membership", "header If-Match"},
+                {"put /settings", "header If-Match"},
+        };
+        for (String[] e : expected) {
+            List<String> have = new ArrayList<>();
+            operation(doc, e[0]).path("parameters")
+                    .forEach(p -> have.add(resolve(doc, p).path("in").asString("") + " " + resolve(doc, p).path("name").asString("")));
+            for (int i = 1; i < e.length; i++) {
+                soft.assertThat(have).as(e[0]).contains(e[i]);
+            }
+        }
+        soft.assertAll();
+    }
+
+    @Test
+    void apiDocs_every4xxResponseIsAProblemJson() {
+        JsonNode doc = doc();
+        SoftAssertions soft = new SoftAssertions();
+        for (String op : OPERATIONS) {
+            JsonNode responses = operation(doc, op).path("responses");
+            responses.properties().forEach(e -> {
+                if (e.getKey().startsWith("4") || e.getKey().startsWith("5")) {
+                    JsonNode response = resolve(doc, e.getValue());
+                    soft.assertThat(response.path("content").has(PROBLEM_JSON))
+                            .as(op + " " + e.getKey() + " content types " + response.path("content").propertyNames())
+                            .isTrue();
+                    String ref = response.path("content").path(PROBLEM_JSON).path("schema").path("$ref").asString("");
+                    JsonNode schema = doc.path("components").path("schemas")
+                            .path(ref.substring(ref.lastIndexOf('/') + 1));
+                    soft.assertThat(schema.path("properties").propertyNames())
+                            .as(op + " " + e.getKey() + " problem schema " + ref)
+                            .contains("type", "title", "status", "detail");
+                }
+            });
+        }
+        soft.assertAll();
+    }
+
+    @Test
+    void apiDocs_documentsTheErrorsEachOperationCanAnswer() {
+        JsonNode doc = doc();
+        SoftAssertions soft = new SoftAssertions();
+        for (String op : OPERATIONS) {
+            JsonNode responses = operation(doc, op).path("responses");
+            soft.assertThat(responses.propertyNames()).as(op).anyMatch(code -> code.startsWith("2"));
+            if (ADMIN.contains(op)) {
+                soft.assertThat(responses.propertyNames()).as(op).contains("400", "401", "412");
+                soft.assertThat(operation(doc, op).path("security").size()).as(op + " security").isPositive();
+            }
+            if (op.contains("/route") && op.startsWith("get") || op.contains("/preference")) {
+                soft.assertThat(responses.propertyNames()).as(op).contains("400", "404", "410", "503");
+            }
+            if (op.startsWith("post") || op.startsWith("put")) {
+                soft.assertThat(responses.propertyNames()).as(op).contains("415");
+            }
+        }
+        soft.assertThat(doc.path("components").path("securitySchemes").size()).as("security schemes").isPositive();
+        soft.assertAll();
+    }
+
+    @Test
+    void apiDocs_documentTheRingVersionHeaders() {
+        // SPEC.md section 7: every ring answer carries X-Ring-Version, and a client may send its own
+        // (answered with X-Ring-Stale when older); GET /ring answers an ETag
+        JsonNode doc = doc();
+        SoftAssertions soft = new SoftAssertions();
+        for (String op : OPERATIONS) {
+            List<String> headers = new ArrayList<>();
+            operation(doc, op).path("parameters").forEach(p -> {
+                JsonNode r = resolve(doc, p);
+                if (r.path("in").asString("").equals("header")) {
+                    headers.add(r.path("name").asString(""));
+                }
+            });
+            soft.assertThat(headers).as(op + ": request header X-Ring-Version").contains("X-Ring-Version");
+            JsonNode ok = operation(doc, op).path("responses").properties().stream()
+                    .filter(e -> e.getKey().startsWith("2")).map(e -> resolve(doc, e.getValue())).findFirst()
+                    .orElse(JSON.missingNode());
+            soft.assertThat(ok.path("headers").has("X-Ring-Version")).as(op + ": response header X-Ring-Version")
+                    .isTrue();
+        }
+        soft.assertThat(resolve(doc, operation(doc, "get /ring").path("responses").path("200")).path("headers")
+                .has("ETag")).as("get /ring: response header ETag").isTrue();
+        soft.assertAll();
+    }
+
+    @Test
+    void swaggerUi_isServed() {
+        Response redirect = api().get("/swagger-ui.html");
+        assertThat(redirect.statusCode()).isEqualTo(200);
+        assertThat(redirect.contentType()).startsWith("text/html");
+        Response index = api().get("/swagger-ui/index.html");
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.asString()).containsIgnoringCase("swagger");
+    }
+}
