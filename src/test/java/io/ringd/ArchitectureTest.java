@@ -2,6 +2,9 @@ package io.ringd;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import org.springframework.web.bind.annotation.RestController;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -9,11 +12,17 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The ring library is plain Java: it can be embedded in a client, a
- * benchmark or another service without dragging the web stack along.
+ * The shape of the code (docs/architecture.md): a plain-Java ring library;
+ * features (lookup, membership, placement, admin, metrics) that own their
+ * requests, answers and checks and never reach into one another; shared
+ * web plumbing that knows no feature; the service core (state, store) that
+ * knows no HTTP; and no cycles between packages.
  */
 @AnalyzeClasses(packages = "io.ringd", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
+
+    static final String[] FEATURES = {"io.ringd.lookup..", "io.ringd.membership..", "io.ringd.placement..",
+            "io.ringd.admin..", "io.ringd.metrics.."};
 
     @ArchTest
     static final ArchRule ringUsesNoFrameworks = noClasses()
@@ -28,4 +37,35 @@ class ArchitectureTest {
             .should().onlyDependOnClassesThat().resideInAnyPackage(
                     "io.ringd.ring..", "java..", "org.apache.commons.codec..")
             .because("the ring library is plain Java plus commons-codec's MurmurHash3");
+
+    @ArchTest
+    static final ArchRule featuresDoNotImportEachOther = slices()
+            .matching("io.ringd.(lookup|membership|placement|admin|metrics)..")
+            .should().notDependOnEachOther()
+            .because("a feature is changed without reading another; what two share lives in web or state");
+
+    @ArchTest
+    static final ArchRule sharedWebCodeKnowsNoFeature = noClasses()
+            .that().resideInAPackage("io.ringd.web..")
+            .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
+            .because("features declare what they need (RingApi, AdminOnly); web decides from that, not from routes");
+
+    @ArchTest
+    static final ArchRule theServiceCoreKnowsNoHttpAndNoFeature = noClasses()
+            .that().resideInAnyPackage("io.ringd.state..", "io.ringd.store..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.ringd.web..", "org.springframework.web..",
+                    "org.springframework.http..", "jakarta.servlet..")
+            .orShould().dependOnClassesThat().resideInAnyPackage(FEATURES)
+            .because("the ring's state and its stores are reached through HTTP, they do not speak it");
+
+    @ArchTest
+    static final ArchRule controllersArePackagePrivate = classes()
+            .that().areAnnotatedWith(RestController.class)
+            .should().notBePublic()
+            .because("a controller is reached over HTTP, never called from another package");
+
+    @ArchTest
+    static final ArchRule noCyclesBetweenPackages = slices()
+            .matching("io.ringd.(*)..")
+            .should().beFreeOfCycles();
 }

@@ -20,6 +20,16 @@ public final class KeyAssignment {
         this.version = version;
     }
 
+    /** Routes each of {@code keys} on {@code ring}: {@code null} for every key when it has no point. */
+    static KeyAssignment of(HashRing ring, List<String> keys) {
+        String[] nodes = new String[keys.size()];
+        boolean empty = ring.isEmpty();
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = empty ? null : ring.route(keys.get(i));
+        }
+        return new KeyAssignment(keys, nodes, ring.version());
+    }
+
     /** The keys, in order. */
     public List<String> keys() {
         return keys;

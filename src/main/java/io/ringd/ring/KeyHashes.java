@@ -9,8 +9,9 @@ import java.util.Locale;
 import org.apache.commons.codec.digest.MurmurHash3;
 
 /**
- * The named hash functions of SPEC.md section 1: {@code md5} (the default),
- * {@code murmur3} and {@code sha256}. A name is fixed to its function forever.
+ * The named hash functions of docs/ring.md section 2: {@code md5} (the
+ * default), {@code murmur3} and {@code sha256}. A name is fixed to its
+ * function forever.
  */
 public final class KeyHashes {
 

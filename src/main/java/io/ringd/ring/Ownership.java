@@ -1,5 +1,6 @@
 package io.ringd.ring;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,8 +13,43 @@ import java.util.List;
  */
 public record Ownership(long version, List<Share> shares) {
 
+    /*
+     * Design note. of() sums arcs, never samples: the arc
+     * (points[i-1], points[i]] belongs to owners[i], and index 0 also owns
+     * the wrap-around arc (points[last], 2^32-1] and [0, points[0]], so the
+     * counts add up to exactly 2^32 whenever the ring has a point (the
+     * points are strictly ascending, RingBuilder.snapshot). Counts are longs:
+     * one node can own all 2^32 values. Members owning nothing are listed
+     * with 0 points and count 0. HashRing computes this once per snapshot
+     * and caches it.
+     */
+
     public Ownership {
         shares = List.copyOf(shares);
+    }
+
+    /** The exact ownership of {@code ring}'s hash space, per member ascending by id (docs/ring.md section 7). */
+    static Ownership of(HashRing ring) {
+        Node[] members = ring.memberArray();
+        int[] owners = ring.ownerIndices();
+        long[] counts = new long[members.length];
+        int[] owned = new int[members.length];
+        int len = owners.length;
+        for (int i = 0; i < len; i++) {
+            long arc;
+            if (i == 0) {
+                arc = HashRing.HASH_SPACE - ring.pointAt(len - 1) + ring.pointAt(0);
+            } else {
+                arc = ring.pointAt(i) - ring.pointAt(i - 1);
+            }
+            counts[owners[i]] += arc;
+            owned[owners[i]]++;
+        }
+        List<Share> shares = new ArrayList<>(members.length);
+        for (int m = 0; m < members.length; m++) {
+            shares.add(new Share(members[m], owned[m], counts[m]));
+        }
+        return new Ownership(ring.version(), shares);
     }
 
     /**

@@ -21,9 +21,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The invariants of the ring contract, over random memberships, keys and
  * changes, against {@link LinearScanRing}, a brute-force oracle rebuilt from
- * scratch. Plain JUnit over a seeded {@link Random}: the seed is printed and
- * is in every assertion message; replay a failure with
- * {@code -Dringd.seed=<seed>}.
+ * scratch. Plain JUnit over a seeded {@link Random}: the seed is
+ * {@link RingTesting#DEFAULT_SEED} unless {@code -Dringd.seed=<seed>} is
+ * given, is printed, and is in every assertion message, so a failure
+ * replays.
  *
  * <p>Each test runs for md5, murmur3, sha256 and a coarse hash with only 301
  * values, which makes vnodes collide all the time and puts points on 0 and
@@ -585,12 +586,17 @@ class RingPropertiesTest {
 
     /** The fingerprint of the oracle's ring, from the byte format, with the JDK's SHA-256. */
     static String fingerprintOf(LinearScanRing oracle) {
+        return fingerprintOf(oracle.points, oracle.owners);
+    }
+
+    /** The fingerprint of these points (unsigned, ascending) and owners, from the byte format, with the JDK's SHA-256. */
+    static String fingerprintOf(long[] points, String[] owners) {
         try {
             java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-            for (int i = 0; i < oracle.points.length; i++) {
-                long p = oracle.points[i];
+            for (int i = 0; i < points.length; i++) {
+                long p = points[i];
                 sha.update(new byte[] {(byte) (p >> 24), (byte) (p >> 16), (byte) (p >> 8), (byte) p});
-                sha.update(oracle.owners[i].getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                sha.update(owners[i].getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                 sha.update((byte) '\n');
             }
             return java.util.HexFormat.of().formatHex(sha.digest());
