@@ -48,7 +48,7 @@ class MembershipController {
         this.ring = ring;
     }
 
-    record NodeView(String id, double weight, String zone) {
+    record NodeView(String id, double weight, @Schema(nullable = true, description = "null: no zone") String zone) {
         static NodeView of(Node n) {
             return new NodeView(n.id(), n.weight(), n.zone());
         }

@@ -41,20 +41,26 @@ class PlacementController {
         this.ring = ring;
     }
 
-    record NodeShare(String id, double weight, String zone, int points, long count, double share) {
+    record NodeShare(String id, double weight, @Schema(nullable = true, description = "null: no zone") String zone,
+            int points, long count, double share) {
     }
 
     record OwnershipAnswer(long version, List<NodeShare> nodes) {
     }
 
-    record FlowView(String from, String to, long count, double share) {
+    record FlowView(@Schema(nullable = true, description = "null: no node (an empty ring)") String from,
+            @Schema(nullable = true, description = "null: no node (an empty ring)") String to, long count,
+            double share) {
     }
 
-    record RangeView(long start, long end, String from, String to) {
+    record RangeView(long start, long end,
+            @Schema(nullable = true, description = "null: no node (an empty ring)") String from,
+            @Schema(nullable = true, description = "null: no node (an empty ring)") String to) {
     }
 
-    record DiffAnswer(long from, Long to, long movedCount, double movedShare, List<FlowView> flows, int rangeCount,
-            List<RangeView> ranges, boolean rangesTruncated) {
+    record DiffAnswer(long from, @Schema(nullable = true, description = "null for a dry run (POST /diff)") Long to,
+            long movedCount, double movedShare, List<FlowView> flows, int rangeCount, List<RangeView> ranges,
+            boolean rangesTruncated) {
     }
 
     @GetMapping("/ownership")

@@ -178,7 +178,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             return problem(Problems.BAD_REQUEST, "unknown field " + ApiException.abbreviate(u.getPropertyName())
                     + "; expected one of " + known, field);
         }
-        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType() : null;
+        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType()
+                : e instanceof InputCoercionException c ? c.getTargetType() : null;
         return problem(Problems.BAD_REQUEST, field + " must be " + describeJson(target), field);
     }
 

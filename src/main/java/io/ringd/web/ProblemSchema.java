@@ -6,11 +6,12 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * What an error answer's body holds (RFC 9457), as the API description shows
  * it; {@link Problems#detail} builds the real ones.
  *
- * @param type   the problem type, a URN of the form {@code urn:ringd:problem:<slug>}
- * @param title  the type's short title
- * @param status the HTTP status
- * @param detail what went wrong, for a person
- * @param field  the parameter, header or JSON field at fault ({@code changes[2].weight}), when there is one
+ * @param type     the problem type, a URN of the form {@code urn:ringd:problem:<slug>}
+ * @param title    the type's short title
+ * @param status   the HTTP status
+ * @param detail   what went wrong, for a person
+ * @param field    the parameter, header or JSON field at fault ({@code changes[2].weight}), when there is one
+ * @param instance the path of the request refused, on refusals made by a handler
  */
 @Schema(name = "Problem", description = "An RFC 9457 problem detail")
 record ProblemSchema(
@@ -19,5 +20,6 @@ record ProblemSchema(
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "400") int status,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "weight must be in (0, 10000]: 0.0")
         String detail,
-        @Schema(nullable = true, example = "changes[2].weight") String field) {
+        @Schema(nullable = true, example = "changes[2].weight") String field,
+        @Schema(nullable = true, format = "uri-reference", example = "/membership") String instance) {
 }
