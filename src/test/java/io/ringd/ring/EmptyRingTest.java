@@ -38,7 +38,6 @@ class EmptyRingTest {
             assertThatThrownBy(() -> empty.preference("k", 3)).isInstanceOf(RingException.NoNodes.class);
             assertThatThrownBy(() -> empty.preference("k", 3, true)).isInstanceOf(RingException.NoNodes.class);
             assertThatThrownBy(() -> empty.preferenceHash(7, 1, false)).isInstanceOf(RingException.NoNodes.class);
-            assertThat(new RingException.NoNodes()).isInstanceOf(RingException.class);
         }
     }
 
