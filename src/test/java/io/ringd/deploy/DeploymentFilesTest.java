@@ -1,9 +1,7 @@
 package io.ringd.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -28,15 +24,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import io.ringd.deploy.Commands.Result;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Checks the deployment files: the Grafana dashboard and its provisioning, the Prometheus
- * configuration and alert rules (with promtool), the compose file (with docker-compose), the
+ * Checks the deployment files with Java alone: the Grafana dashboard and its provisioning, the
+ * structure of the Prometheus configuration and alert rules and of the compose file, the
  * Dockerfile (statically: no Docker engine is needed) and the container's health-check program.
  *
- * <p>promtool and docker-compose must be on the PATH; .ci/run installs them (Debian packages
- * {@code prometheus} and {@code docker-compose}). A missing tool fails the test, it is not skipped.
+ * <p>The checks that run promtool and docker-compose are in {@link DeploymentToolsTest}, run by
+ * {@code ./mvnw -Ptools verify}.
  */
 class DeploymentFilesTest {
 
@@ -71,8 +68,6 @@ class DeploymentFilesTest {
             "ringd_ring_info");
 
     static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "row");
-
-    static final long TOOL_TIMEOUT_SECONDS = 120;
 
     final Path root = DeployAssets.projectRoot();
 
@@ -221,42 +216,6 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void promtoolAcceptsThePrometheusConfig() throws Exception {
-        expectSuccess(run(List.of("promtool", "check", "config", "deploy/prometheus/prometheus.yml"), Map.of(), Set.of()));
-    }
-
-    @Test
-    void promtoolAcceptsTheRules() throws Exception {
-        expectSuccess(run(List.of("promtool", "check", "rules", "deploy/prometheus/rules.yml"), Map.of(), Set.of()));
-    }
-
-    @Test
-    void alertRulesPassTheirUnitTests() throws Exception {
-        expectSuccess(run(List.of("promtool", "test", "rules", "deploy/prometheus/rules_test.yml"), Map.of(), Set.of()));
-    }
-
-    /** Every dashboard query parses as PromQL (Grafana's variables replaced by plain values). */
-    @Test
-    void promtoolParsesEveryDashboardQuery(@TempDir Path tmp) throws Exception {
-        List<Map<String, Object>> rules = new ArrayList<>();
-        int n = 0;
-        for (String expr : DeployAssets.dashboardQueries()) {
-            String promql = expr.replace("$__rate_interval", "1m").replace("$__interval", "1m")
-                    .replace("$__range", "1h").replace("$instance", ".*");
-            assertThat(promql).as("unreplaced Grafana variable in %s", expr).doesNotContain("$");
-            Map<String, Object> rule = new LinkedHashMap<>();
-            rule.put("record", "dashboard:query_" + (++n));
-            rule.put("expr", promql);
-            rules.add(rule);
-        }
-        assertThat(n).isGreaterThanOrEqualTo(REQUIRED_PANELS.size());
-        Map<String, Object> group = Map.of("name", "dashboard-queries", "rules", rules);
-        Path file = tmp.resolve("dashboard-queries.yml");
-        Files.writeString(file, new Yaml().dump(Map.of("groups", List.of(group))));
-        expectSuccess(run(List.of("promtool", "check", "rules", file.toString()), Map.of(), Set.of()));
-    }
-
-    @Test
     void queriedRingdMetricsAreThoseTheServiceExposes() {
         Set<String> queried = DeployAssets.queriedRingdMetrics();
         assertThat(queried).isNotEmpty().allMatch(name -> name.startsWith("ringd_"));
@@ -297,21 +256,6 @@ class DeploymentFilesTest {
         assertThat(list(service("grafana"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("3000:3000"));
         assertThat(String.valueOf(service("prometheus").get("image"))).startsWith("prom/prometheus:");
         assertThat(String.valueOf(service("grafana").get("image"))).startsWith("grafana/grafana:");
-    }
-
-    @Test
-    void dockerComposeAcceptsTheComposeFile() throws Exception {
-        expectSuccess(run(List.of("docker-compose", "-f", "docker-compose.yml", "config", "-q"),
-                Map.of("RINGD_ADMIN_TOKEN", "test-token"), Set.of()));
-    }
-
-    @Test
-    void dockerComposeRefusesToRunWithoutAnAdminToken(@TempDir Path tmp) throws Exception {
-        Path emptyEnv = Files.writeString(tmp.resolve("empty.env"), "");
-        Result result = run(List.of("docker-compose", "-f", "docker-compose.yml", "--env-file", emptyEnv.toString(), "config", "-q"),
-                Map.of(), Set.of("RINGD_ADMIN_TOKEN"));
-        assertThat(result.exitCode()).as("exit code of %s", result.command()).isNotZero();
-        assertThat(result.output()).contains("set RINGD_ADMIN_TOKEN");
     }
 
     // ---- Dockerfile --------------------------------------------------------------------------
@@ -410,7 +354,7 @@ class DeploymentFilesTest {
             assertThat(runJava(command, base + "/not-ready").exitCode()).isEqualTo(1);
             assertThat(runJava(command, "http://127.0.0.1:" + closedPort + "/ready").exitCode()).isEqualTo(1);
             // Without an argument it checks SERVER_PORT's readiness endpoint; here a 404.
-            Result byEnv = run(command, Map.of("SERVER_PORT", String.valueOf(server.getAddress().getPort())), Set.of());
+            Result byEnv = Commands.run(command, Map.of("SERVER_PORT", String.valueOf(server.getAddress().getPort())), Set.of());
             assertThat(byEnv.exitCode()).isEqualTo(1);
             assertThat(byEnv.output()).contains("/actuator/health/readiness answered 404");
         } finally {
@@ -563,54 +507,9 @@ class DeploymentFilesTest {
         return cast(items.get(0));
     }
 
-    record Result(List<String> command, int exitCode, String output) {
-    }
-
-    private Result runJava(List<String> command, String url) throws Exception {
+    private static Result runJava(List<String> command, String url) throws Exception {
         List<String> withUrl = new ArrayList<>(command);
         withUrl.add(url);
-        return run(withUrl, Map.of(), Set.of());
-    }
-
-    /** Runs a command in the project root; a tool missing from the PATH fails the test. */
-    private Result run(List<String> command, Map<String, String> env, Set<String> unset) throws Exception {
-        String tool = command.get(0);
-        if (!tool.contains(File.separator) && !onPath(tool)) {
-            fail(tool + " is not on the PATH: install it to run the deployment checks (on Debian: apt-get install "
-                    + (tool.equals("promtool") ? "prometheus" : tool) + "; .ci/run installs it)");
-        }
-        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
-        builder.environment().keySet().removeAll(unset);
-        builder.environment().putAll(env);
-        Path log = Files.createTempFile("deploy-tool", ".log");
-        try {
-            builder.redirectOutput(log.toFile());
-            Process process = builder.start();
-            if (!process.waitFor(TOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                fail(String.join(" ", command) + " did not finish within " + TOOL_TIMEOUT_SECONDS + " s:\n" + Files.readString(log));
-            }
-            return new Result(command, process.exitValue(), Files.readString(log));
-        } finally {
-            Files.deleteIfExists(log);
-        }
-    }
-
-    private static void expectSuccess(Result result) {
-        assertThat(result.exitCode()).as("exit code of `%s`; its output:%n%s", String.join(" ", result.command()), result.output())
-                .isZero();
-    }
-
-    private static boolean onPath(String tool) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String dir : path.split(Pattern.quote(File.pathSeparator))) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
+        return Commands.run(withUrl, Map.of(), Set.of());
     }
 }
