@@ -32,4 +32,17 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight) {
     public static RingConfig of(String hashName, int vnodesPerWeight) {
         return new RingConfig(KeyHashes.byName(hashName), vnodesPerWeight);
     }
+
+    /**
+     * The config of a ring with these settings, as the service shows them
+     * ({@code GET /settings}): what a client that follows the ring builds with.
+     *
+     * @throws IllegalArgumentException for a value not implemented
+     */
+    public static RingConfig of(String hashName, int vnodesPerWeight, String algorithm, int maglevTableSize) {
+        if (!"ring".equals(algorithm)) {
+            throw new IllegalArgumentException("algorithm " + algorithm + " is not supported yet; supported: [ring]");
+        }
+        return of(hashName, vnodesPerWeight);
+    }
 }

@@ -32,6 +32,6 @@ public record RingSettings(String hash, int vnodesPerWeight, String algorithm, i
      */
     public RingConfig toConfig() {
         SettingsPatch.checkSupported(this);
-        return new RingConfig(KeyHashes.byName(hash), vnodesPerWeight);
+        return RingConfig.of(hash, vnodesPerWeight, algorithm, maglevTableSize);
     }
 }
