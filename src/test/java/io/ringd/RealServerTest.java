@@ -49,10 +49,14 @@ import tools.jackson.databind.node.ObjectNode;
         "ringd.admin.token=" + RealServerTest.TOKEN,
         "ringd.data-dir=target/api-test-data",
         "ringd.history.versions=101",
+        "ringd.watch.keep-alive=1s",
+        "ringd.watch.max-streams=" + RealServerTest.MAX_STREAMS,
         "logging.level.io.ringd=WARN" })
 public abstract class RealServerTest {
 
     protected static final String TOKEN = "api-test-admin-token-0123456789";
+    /** The most /ring/events streams the shared server keeps open. */
+    protected static final int MAX_STREAMS = 20;
     protected static final long SPACE = 1L << 32;
     protected static final String PROBLEM_JSON = "application/problem+json";
     protected static final JsonMapper JSON = JsonMapper.builder().build();
@@ -256,7 +260,7 @@ public abstract class RealServerTest {
     // ------------------------------------------------------------ problems
 
     /** An answer from any client: status, headers (lower-case names) and body. */
-    protected record Answer(int status, Map<String, List<String>> headers, String body) {
+    public record Answer(int status, Map<String, List<String>> headers, String body) {
         public String header(String name) {
             List<String> v = headers.get(name.toLowerCase(Locale.ROOT));
             return v == null || v.isEmpty() ? null : v.get(0);

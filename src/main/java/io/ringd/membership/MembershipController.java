@@ -18,6 +18,8 @@ import io.ringd.ring.Node;
 import io.ringd.ring.RingException;
 import io.ringd.state.ChangeBatch;
 import io.ringd.state.NodeInput;
+import io.ringd.state.RingDocument;
+import io.ringd.state.RingDocument.NodeDocument;
 import io.ringd.state.RingService;
 import io.ringd.state.RingSettings;
 import io.ringd.state.RingState;
@@ -48,23 +50,10 @@ class MembershipController {
         this.ring = ring;
     }
 
-    record NodeView(String id, double weight, @Schema(nullable = true, description = "null: no zone") String zone) {
-        static NodeView of(Node n) {
-            return new NodeView(n.id(), n.weight(), n.zone());
-        }
-
-        static List<NodeView> all(List<Node> nodes) {
-            return nodes.stream().map(NodeView::of).toList();
-        }
+    record NodesAnswer(long version, List<NodeDocument> nodes) {
     }
 
-    record RingAnswer(long version, String fingerprint, RingSettings settings, List<NodeView> nodes) {
-    }
-
-    record NodesAnswer(long version, List<NodeView> nodes) {
-    }
-
-    record NodeAnswer(long version, NodeView node) {
+    record NodeAnswer(long version, NodeDocument node) {
     }
 
     record SettingsAnswer(long version, RingSettings settings) {
@@ -74,14 +63,15 @@ class MembershipController {
     }
 
     @GetMapping("/ring")
-    @Operation(summary = "The whole ring", description = "Version, fingerprint, settings and members. ETag is the "
+    @Operation(summary = "The whole ring", description = "Version, fingerprint, settings, members and commit "
+            + "time: all a client needs to build the same ring. ETag is the "
             + "version; If-None-Match with the current version answers 304.")
     @ApiResponse(responseCode = "200", description = "The ring", headers = @Header(name = HttpHeaders.ETAG,
             description = "The ring version, quoted", schema = @Schema(type = "string", example = "\"8\"")))
     @ApiResponse(responseCode = "304", description = "Not modified since the version in If-None-Match",
             headers = @Header(name = HttpHeaders.ETAG, description = "The ring version, quoted",
                     schema = @Schema(type = "string", example = "\"8\"")))
-    ResponseEntity<RingAnswer> ring(@Parameter(description = "A version held by the client", example = "\"7\"")
+    ResponseEntity<RingDocument> ring(@Parameter(description = "A version held by the client", example = "\"7\"")
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             @Parameter(hidden = true) RingState s) {
         String etag = "\"" + s.version() + "\"";
@@ -89,14 +79,14 @@ class MembershipController {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
         }
         return ResponseEntity.ok().eTag(etag)
-                .body(new RingAnswer(s.version(), s.fingerprint(), s.settings(), NodeView.all(s.nodes())));
+                .body(RingDocument.of(s));
     }
 
     @GetMapping("/nodes")
     @Operation(summary = "The members", description = "Ascending by id.")
     @ApiResponse(responseCode = "200", description = "The members")
     NodesAnswer nodes(@Parameter(hidden = true) RingState s) {
-        return new NodesAnswer(s.version(), NodeView.all(s.nodes()));
+        return new NodesAnswer(s.version(), NodeDocument.all(s.nodes()));
     }
 
     @GetMapping("/nodes/{id}")
@@ -108,7 +98,7 @@ class MembershipController {
             @Parameter(hidden = true) RingState s) {
         NodeInput.id(id, "id");
         Node n = s.ring().node(id).orElseThrow(() -> new RingException.UnknownNode(id));
-        return new NodeAnswer(s.version(), NodeView.of(n));
+        return new NodeAnswer(s.version(), NodeDocument.of(n));
     }
 
     @GetMapping("/settings")
@@ -141,7 +131,7 @@ class MembershipController {
         Long expected = EntityTags.ifMatch(ifMatch);
         Node node = body.toNode(id);
         RingService.PutResult r = ring.put(node, expected);
-        NodeAnswer answer = new NodeAnswer(r.state().version(), NodeView.of(node));
+        NodeAnswer answer = new NodeAnswer(r.state().version(), NodeDocument.of(node));
         return ResponseEntity.status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 

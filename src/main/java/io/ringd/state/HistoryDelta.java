@@ -1,5 +1,6 @@
 package io.ringd.state;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -8,16 +9,25 @@ import io.ringd.ring.Node;
 
 /**
  * What one version changed from the one before: membership changes, or new
- * settings.
+ * settings; when it was committed, and the fingerprint of the ring it made.
  *
- * @param version  the version this change made
- * @param changes  the membership changes (empty for a settings change)
- * @param settings the new settings, or {@code null} when they stayed
+ * @param version     the version this change made
+ * @param changes     the membership changes (empty for a settings change)
+ * @param settings    the new settings, or {@code null} when they stayed
+ * @param committedAt when the version was committed; {@code null} for versions stored before it was recorded
+ * @param fingerprint the fingerprint of the ring at this version; {@code null} for versions stored before it
+ *                    was recorded (then it is computed when needed)
  */
-public record HistoryDelta(long version, List<Change> changes, RingSettings settings) {
+public record HistoryDelta(long version, List<Change> changes, RingSettings settings, Instant committedAt,
+        String fingerprint) {
 
     public HistoryDelta {
         changes = List.copyOf(changes);
+    }
+
+    /** A delta whose commit time and fingerprint are not known. */
+    public HistoryDelta(long version, List<Change> changes, RingSettings settings) {
+        this(version, changes, settings, null, null);
     }
 
     /** Applies the membership changes to {@code members} (id to node). */

@@ -1,5 +1,6 @@
 package io.ringd.state;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -15,9 +16,15 @@ import io.ringd.ring.Node;
  * @param baseSettings its settings
  * @param baseNodes    its members, ascending by id
  * @param deltas       versions {@code baseVersion + 1 ..} in order
+ * @param baseCommittedAt when the oldest kept version was committed; {@code null} when not known
  */
 public record RingHistory(long baseVersion, RingSettings baseSettings, List<Node> baseNodes,
-        List<HistoryDelta> deltas) {
+        List<HistoryDelta> deltas, Instant baseCommittedAt) {
+
+    /** A history whose oldest version's commit time is not known. */
+    public RingHistory(long baseVersion, RingSettings baseSettings, List<Node> baseNodes, List<HistoryDelta> deltas) {
+        this(baseVersion, baseSettings, baseNodes, deltas, null);
+    }
 
     public RingHistory {
         baseNodes = List.copyOf(baseNodes);
@@ -33,6 +40,45 @@ public record RingHistory(long baseVersion, RingSettings baseSettings, List<Node
     /** A history whose only version is {@code version}. */
     public static RingHistory startingAt(long version, RingSettings settings, List<Node> nodes) {
         return new RingHistory(version, settings, nodes, List.of());
+    }
+
+    /** A history whose only version is {@code version}, committed at {@code committedAt}. */
+    public static RingHistory startingAt(long version, RingSettings settings, List<Node> nodes,
+            Instant committedAt) {
+        return new RingHistory(version, settings, nodes, List.of(), committedAt);
+    }
+
+    /** When {@code version} (a kept one) was committed, or {@code null} when not known. */
+    public Instant committedAt(long version) {
+        if (version == baseVersion) {
+            return baseCommittedAt;
+        }
+        return delta(version).committedAt();
+    }
+
+    /**
+     * The change that made {@code version}.
+     *
+     * @throws VersionException.Gone    if {@code version} is the oldest kept or older (its change is not kept)
+     * @throws VersionException.NotMade if newer than the latest
+     */
+    public HistoryDelta delta(long version) {
+        if (version > latestVersion()) {
+            throw new VersionException.NotMade(version, latestVersion());
+        }
+        if (version <= baseVersion) {
+            throw new VersionException.Gone(version, baseVersion + 1);
+        }
+        return deltas.get((int) (version - baseVersion - 1));
+    }
+
+    /** The changes after {@code version}, in order: empty when it is the latest. */
+    public List<HistoryDelta> after(long version) {
+        if (version < baseVersion || version > latestVersion()) {
+            throw new IllegalArgumentException("version " + version + " is not kept: " + baseVersion + " .. "
+                    + latestVersion());
+        }
+        return deltas.subList((int) (version - baseVersion), deltas.size());
     }
 
     /** The newest version kept. */
@@ -55,7 +101,7 @@ public record RingHistory(long baseVersion, RingSettings baseSettings, List<Node
         next.addAll(deltas);
         next.add(delta);
         if (next.size() + 1 <= capacity) {
-            return new RingHistory(baseVersion, baseSettings, baseNodes, next);
+            return new RingHistory(baseVersion, baseSettings, baseNodes, next, baseCommittedAt);
         }
         int drop = next.size() + 1 - capacity;
         TreeMap<String, Node> members = members(baseNodes);
@@ -68,7 +114,7 @@ public record RingHistory(long baseVersion, RingSettings baseSettings, List<Node
             }
         }
         return new RingHistory(baseVersion + drop, settings, List.copyOf(members.values()),
-                next.subList(drop, next.size()));
+                next.subList(drop, next.size()), next.get(drop - 1).committedAt());
     }
 
     /** One kept version's settings and members. */

@@ -1,5 +1,8 @@
 package io.ringd.state;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -33,6 +36,7 @@ public final class RingService {
     static final int CACHED_SNAPSHOTS = 4;
     static final long CACHED_POINTS = 2 * HashRing.MAX_POINTS;
 
+    private final Clock clock;
     private final RingStore store;
     private final int historyCapacity;
     private final List<RingListener> listeners;
@@ -50,6 +54,13 @@ public final class RingService {
      */
     public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
             List<RingListener> listeners) {
+        this(store, initialSettings, historyCapacity, listeners, Clock.systemUTC());
+    }
+
+    /** As above, with the clock that stamps each version's commit time. */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         if (historyCapacity < 2) {
             throw new IllegalArgumentException("history must keep at least 2 versions: " + historyCapacity);
         }
@@ -63,7 +74,8 @@ public final class RingService {
             try {
                 ps.checkConsistent();
                 RingConfig config = ps.settings().toConfig();
-                initial = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()));
+                initial = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()),
+                        ps.history().committedAt(ps.version()));
             } catch (RuntimeException e) {
                 throw new StateUnreadableException(store.describe(), "the stored ring state in "
                         + store.describe() + " cannot be used: " + e.getMessage(), e);
@@ -73,8 +85,9 @@ public final class RingService {
                     ps.nodes().size(), ps.history().size(), store.describe());
         } else {
             SettingsPatch.validate(initialSettings);
-            initial = RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()));
-            history = RingHistory.startingAt(0, initialSettings, List.of());
+            Instant now = now();
+            initial = RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()), now);
+            history = RingHistory.startingAt(0, initialSettings, List.of(), now);
             log.info("Starting a new empty ring with {} (store: {})", initialSettings, store.describe());
         }
         current.set(initial);
@@ -91,6 +104,20 @@ public final class RingService {
     /** The oldest version still kept. */
     public long oldestVersion() {
         return history.baseVersion();
+    }
+
+    /**
+     * The kept history: what each version since the oldest kept one changed.
+     * Its latest version is the current one or, while a write is being
+     * swapped in, one more.
+     */
+    public RingHistory history() {
+        return history;
+    }
+
+    /** Commit times are kept to the millisecond, as they are shown. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
     /**
@@ -187,7 +214,7 @@ public final class RingService {
             }
             RingConfig config = next.toConfig();
             HashRing ring = HashRing.of(config, cur.version() + 1, cur.nodes());
-            return commit(cur, RingState.of(next, ring), List.of(), next, RingListener.Op.SETTINGS);
+            return commit(cur, RingState.of(next, ring, now()), List.of(), next, RingListener.Op.SETTINGS);
         } finally {
             writes.unlock();
         }
@@ -202,7 +229,7 @@ public final class RingService {
             if (next == cur.ring()) {
                 return cur; // nothing changed: no new version
             }
-            return commit(cur, RingState.of(cur.settings(), next), changes, null, op);
+            return commit(cur, RingState.of(cur.settings(), next, now()), changes, null, op);
         } finally {
             writes.unlock();
         }
@@ -211,7 +238,8 @@ public final class RingService {
     private RingState commit(RingState cur, RingState next, List<Change> changes, RingSettings newSettings,
             RingListener.Op op) {
         RingHistory nextHistory = history.append(
-                new HistoryDelta(next.version(), new ArrayList<>(changes), newSettings), historyCapacity);
+                new HistoryDelta(next.version(), new ArrayList<>(changes), newSettings, next.committedAt(),
+                        next.fingerprint()), historyCapacity);
         store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory));
         history = nextHistory;
         current.set(next);

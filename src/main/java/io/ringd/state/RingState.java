@@ -1,22 +1,25 @@
 package io.ringd.state;
 
+import java.time.Instant;
 import java.util.List;
 
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
 
 /**
- * One immutable version of the ring: its settings, membership, snapshot and
- * fingerprint. Swapped whole on every accepted change.
+ * One immutable version of the ring: its settings, membership, snapshot,
+ * fingerprint and commit time. Swapped whole on every accepted change.
  *
  * @param settings    the ring settings
  * @param ring        the snapshot (its version is this state's version)
  * @param fingerprint the snapshot's fingerprint, computed once
+ * @param committedAt when this version was committed; {@code null} for a version stored before commit times
+ *                    were recorded
  */
-public record RingState(RingSettings settings, HashRing ring, String fingerprint) {
+public record RingState(RingSettings settings, HashRing ring, String fingerprint, Instant committedAt) {
 
-    static RingState of(RingSettings settings, HashRing ring) {
-        return new RingState(settings, ring, ring.fingerprint());
+    static RingState of(RingSettings settings, HashRing ring, Instant committedAt) {
+        return new RingState(settings, ring, ring.fingerprint(), committedAt);
     }
 
     public long version() {

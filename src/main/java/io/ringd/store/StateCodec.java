@@ -1,5 +1,7 @@
 package io.ringd.store;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The stored form of a ring's state: UTF-8 JSON, {@code "format": 1}. Shared
- * by every store so that state moves between them unchanged.
+ * by every store so that state moves between them unchanged. Commit times
+ * ({@code committedAt}, {@code baseCommittedAt}) and the fingerprints of kept
+ * versions are optional, so state written before they were kept still loads.
  */
 public final class StateCodec {
 
@@ -36,6 +40,9 @@ public final class StateCodec {
         history.put("baseVersion", h.baseVersion());
         history.set("baseSettings", settings(h.baseSettings()));
         history.set("baseNodes", nodes(h.baseNodes()));
+        if (h.baseCommittedAt() != null) {
+            history.put("baseCommittedAt", h.baseCommittedAt().toString());
+        }
         ArrayNode deltas = history.putArray("deltas");
         for (HistoryDelta d : h.deltas()) {
             ObjectNode o = deltas.addObject();
@@ -52,6 +59,12 @@ public final class StateCodec {
             }
             if (d.settings() != null) {
                 o.set("settings", settings(d.settings()));
+            }
+            if (d.committedAt() != null) {
+                o.put("committedAt", d.committedAt().toString());
+            }
+            if (d.fingerprint() != null) {
+                o.put("fingerprint", d.fingerprint());
             }
         }
         return json.writeValueAsBytes(root);
@@ -89,11 +102,14 @@ public final class StateCodec {
                 }
             }
             JsonNode s = d.get("settings");
+            JsonNode fingerprint = d.get("fingerprint");
             deltas.add(new HistoryDelta(required(d, "version").asLong(), changes,
-                    s == null || s.isNull() ? null : readSettings(s)));
+                    s == null || s.isNull() ? null : readSettings(s), instant(d.get("committedAt")),
+                    fingerprint == null || fingerprint.isNull() ? null : fingerprint.asString()));
         }
         RingHistory history = new RingHistory(required(h, "baseVersion").asLong(),
-                readSettings(required(h, "baseSettings")), readNodes(required(h, "baseNodes")), deltas);
+                readSettings(required(h, "baseSettings")), readNodes(required(h, "baseNodes")), deltas,
+                instant(h.get("baseCommittedAt")));
         return new PersistedState(required(root, "version").asLong(), readSettings(required(root, "settings")),
                 readNodes(required(root, "nodes")), history);
     }
@@ -142,6 +158,18 @@ public final class StateCodec {
         JsonNode zone = n.get("zone");
         return new Node(required(n, "id").asString(), required(n, "weight").asDouble(),
                 zone == null || zone.isNull() ? null : zone.asString());
+    }
+
+    /** An optional commit time (absent in state written before commit times were kept). */
+    private static Instant instant(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        try {
+            return Instant.parse(n.asString());
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("not a commit time: " + n);
+        }
     }
 
     private static JsonNode required(JsonNode parent, String field) {

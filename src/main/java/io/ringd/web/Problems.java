@@ -22,6 +22,7 @@ public enum Problems {
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported content type"),
     NO_NODES(HttpStatus.SERVICE_UNAVAILABLE, "no-nodes", "The ring has no nodes"),
     STORE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Store unavailable"),
+    BUSY(HttpStatus.SERVICE_UNAVAILABLE, "busy", "At capacity"),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "Internal error");
 
     /** The prefix of every problem type URI. */
@@ -64,7 +65,7 @@ public enum Problems {
     public static Problems forStatus(int status) {
         for (Problems p : values()) {
             if (p.status.value() == status && p != LIMIT_EXCEEDED && p != NODE_NOT_FOUND
-                    && p != VERSION_NOT_FOUND && p != STORE_UNAVAILABLE) {
+                    && p != VERSION_NOT_FOUND && p != STORE_UNAVAILABLE && p != BUSY) {
                 return p;
             }
         }

@@ -1,0 +1,76 @@
+package io.ringd.watch;
+
+import java.io.IOException;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import io.ringd.web.RingApi;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+/** The change stream: {@code GET /ring/events}, server-sent events of every version. */
+@RestController
+@RingApi
+@Tag(name = "watch", description = "Follow the ring: a snapshot or the changes since a version, then every change")
+class WatchController {
+
+    static final String EXAMPLE = "event: change\nid: 8\ndata: {\"version\":8,\"committedAt\":\"2026-11-30T10:11:29.606Z\","
+            + "\"fingerprint\":\"9f86d0...\",\"changes\":[{\"op\":\"put\",\"id\":\"cache-d\",\"weight\":1.0,"
+            + "\"zone\":\"eu-1a\"}]}\n\n: keep-alive\n\n";
+
+    private final WatchHub hub;
+
+    WatchController(WatchHub hub) {
+        this.hub = hub;
+    }
+
+    @GetMapping(path = "/ring/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Operation(summary = "Follow the ring", description = "Server-sent events. With Last-Event-ID (or ?after=) "
+            + "naming a kept version not newer than the current one, the stream starts with one 'change' event per "
+            + "later version; otherwise with one 'snapshot' event (data: the GET /ring body). Then one 'change' "
+            + "event per version as it is committed, in order, none skipped. A 'change' event's id is its version "
+            + "and its data is {\"version\",\"committedAt\",\"fingerprint\",\"changes\":[/membership changes, by id],"
+            + "\"settings\" (only when they changed)}: applying it to the previous version gives a ring with that "
+            + "fingerprint. A ': keep-alive' comment comes at least every 15 s. A stream that reads too slowly is "
+            + "closed; reconnect with Last-Event-ID.")
+    @ApiResponse(responseCode = "200", description = "The stream", content = @Content(
+            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"),
+            examples = @ExampleObject(value = EXAMPLE)))
+    @ApiResponse(responseCode = "503", description = "Too many streams open")
+    SseEmitter events(@Parameter(description = "The version the client holds", example = "7")
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
+            @Parameter(description = "The version the client holds, when it cannot send Last-Event-ID "
+                    + "(the header wins)", example = "7") @RequestParam(required = false) String after) {
+        SseEmitter emitter = new SseEmitter(0L); // no timeout: the stream stays open until either side ends it
+        WatchStream stream = hub.open(new WatchStream.Sink() {
+            @Override
+            public void event(String name, long id, String data) throws IOException {
+                emitter.send(SseEmitter.event().name(name).id(Long.toString(id)).data(data));
+            }
+
+            @Override
+            public void comment(String text) throws IOException {
+                emitter.send(SseEmitter.event().comment(text));
+            }
+
+            @Override
+            public void close() {
+                emitter.complete();
+            }
+        }, lastEventId != null ? lastEventId : after);
+        emitter.onCompletion(stream.closer("the connection ended"));
+        emitter.onTimeout(stream.closer("the connection timed out"));
+        emitter.onError(e -> stream.close("the connection failed"));
+        return emitter;
+    }
+}

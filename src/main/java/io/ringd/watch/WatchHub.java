@@ -1,0 +1,238 @@
+package io.ringd.watch;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.annotation.PreDestroy;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.ringd.ring.Change;
+import io.ringd.state.HistoryDelta;
+import io.ringd.state.RingDocument;
+import io.ringd.state.RingHistory;
+import io.ringd.state.RingListener;
+import io.ringd.state.RingService;
+import io.ringd.state.RingState;
+import io.ringd.web.ApiException;
+import io.ringd.web.Problems;
+import io.ringd.web.RingHeaders;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The open {@code /ring/events} streams, and what each is sent: on opening,
+ * the changes after the client's version or a snapshot; then every version
+ * as it is committed, in order, none skipped; and a keep-alive comment at a
+ * fixed period.
+ */
+@Component
+class WatchHub implements RingListener {
+
+    /*
+     * Design note. Every version reaches a stream exactly once and in order:
+     * opening a stream (reading the history, queueing the backlog, joining
+     * the set) and delivering a committed version (run by RingService on the
+     * writer's thread, after the version is durable and swapped in) both hold
+     * this hub's lock, and each stream remembers the last version offered to
+     * it (lastOffered), so a version that is both in the backlog and
+     * delivered live is sent once. The history is updated before the listener
+     * runs, so a stream opened in between finds the version in the backlog.
+     *
+     * Nothing under the lock blocks: a change event is serialized once and
+     * offered to each stream's queue; the writer pool does the I/O. A writer
+     * blocked on one slow connection holds one pool thread until that stream
+     * is closed for its queue (maxQueued) or its connection fails.
+     */
+
+    static final String SNAPSHOT = "snapshot";
+    static final String CHANGE = "change";
+    private static final Logger log = LoggerFactory.getLogger(WatchHub.class);
+
+    private final ObjectProvider<RingService> ring; // RingService is built with this hub as a listener
+    private final WatchProperties props;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
+    private final ExecutorService writers;
+    private final ScheduledExecutorService keepAlive;
+    private final Counter snapshots;
+    private final Counter changes;
+    private final Timer delivery;
+
+    WatchHub(ObjectProvider<RingService> ring, WatchProperties props, ObjectProvider<MeterRegistry> registry) {
+        this.ring = ring;
+        this.props = props;
+        this.writers = Executors.newFixedThreadPool(props.writers(), daemons("ringd-watch-writer-"));
+        this.keepAlive = Executors.newSingleThreadScheduledExecutor(daemons("ringd-watch-keep-alive-"));
+        long period = props.keepAlive().toMillis();
+        keepAlive.scheduleAtFixedRate(this::keepAlive, period, period, TimeUnit.MILLISECONDS);
+        MeterRegistry meters = registry.getIfAvailable();
+        if (meters != null) {
+            Gauge.builder("ringd.watch.streams", streams, Set::size).description("Open /ring/events streams")
+                    .register(meters);
+            snapshots = Counter.builder("ringd.watch.events").tag("event", SNAPSHOT)
+                    .description("Events written to /ring/events streams").register(meters);
+            changes = Counter.builder("ringd.watch.events").tag("event", CHANGE)
+                    .description("Events written to /ring/events streams").register(meters);
+            delivery = Timer.builder("ringd.watch.delivery")
+                    .description("From a version's commit to its change event written to a stream")
+                    .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000))
+                    .maximumExpectedValue(Duration.ofSeconds(30)).register(meters);
+        } else {
+            snapshots = null;
+            changes = null;
+            delivery = null;
+        }
+    }
+
+    /**
+     * Opens a stream for a client that holds {@code lastEventId} (a version, or anything else).
+     *
+     * @throws ApiException 503 when {@code ringd.watch.max-streams} streams are open
+     */
+    synchronized WatchStream open(WatchStream.Sink sink, String lastEventId) {
+        if (streams.size() >= props.maxStreams()) {
+            throw new ApiException(Problems.BUSY, "at most " + props.maxStreams()
+                    + " streams may be open at once; try again later", null);
+        }
+        WatchStream stream = new WatchStream(sink, writers, props.maxQueued(), new WatchStream.Events() {
+            @Override
+            public void written(WatchStream.Item item) {
+                count(item);
+            }
+
+            @Override
+            public void closed(WatchStream s, String why) {
+                streams.remove(s);
+                log.debug("Closed a /ring/events stream: {}", why);
+            }
+        });
+        RingService service = ring.getObject();
+        RingHistory history = service.history();
+        RingState current = service.current();
+        Long after = RingHeaders.parseVersion(lastEventId);
+        List<HistoryDelta> backlog = after != null && after >= history.baseVersion() && after <= current.version()
+                ? history.after(after) : null;
+        if (backlog != null && backlog.size() < props.maxQueued()) {
+            for (HistoryDelta d : backlog) {
+                stream.offer(new WatchStream.Item(CHANGE, d.version(), changeEvent(d, service), null));
+                stream.lastOffered = d.version();
+            }
+            if (backlog.isEmpty()) {
+                stream.lastOffered = after;
+            }
+        } else {
+            stream.offer(new WatchStream.Item(SNAPSHOT, current.version(),
+                    json.writeValueAsString(RingDocument.of(current)), null));
+            stream.lastOffered = current.version();
+        }
+        streams.add(stream);
+        return stream;
+    }
+
+    @Override
+    public synchronized void ringSwapped(RingState previous, RingState current, Op op) {
+        if (op == Op.START || streams.isEmpty()) {
+            return;
+        }
+        RingService service = ring.getObject();
+        HistoryDelta delta = service.history().delta(current.version());
+        WatchStream.Item item = new WatchStream.Item(CHANGE, current.version(), changeEvent(delta, service),
+                current.committedAt());
+        for (WatchStream s : streams) {
+            if (current.version() > s.lastOffered) {
+                s.lastOffered = current.version();
+                s.offer(item);
+            }
+        }
+    }
+
+    /** The data of a {@code change} event: {"version","committedAt","fingerprint","changes","settings"?}. */
+    private String changeEvent(HistoryDelta d, RingService service) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("version", d.version());
+        data.put("committedAt", RingDocument.time(d.committedAt()));
+        data.put("fingerprint", d.fingerprint() != null ? d.fingerprint() : service.ringAt(d.version()).fingerprint());
+        List<Map<String, Object>> list = new ArrayList<>(d.changes().size());
+        d.changes().stream().sorted(Comparator.comparing(Change::id)).forEach(c -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            if (c instanceof Change.Put p) {
+                m.put("op", "put");
+                m.put("id", p.id());
+                m.put("weight", p.node().weight());
+                m.put("zone", p.node().zone());
+            } else {
+                m.put("op", "remove");
+                m.put("id", c.id());
+            }
+            list.add(m);
+        });
+        data.put("changes", list);
+        if (d.settings() != null) {
+            data.put("settings", d.settings());
+        }
+        return json.writeValueAsString(data);
+    }
+
+    private void count(WatchStream.Item item) {
+        if (item == WatchStream.Item.KEEP_ALIVE || snapshots == null) {
+            return;
+        }
+        if (SNAPSHOT.equals(item.name())) {
+            snapshots.increment();
+        } else {
+            changes.increment();
+            if (item.committedAt() != null) {
+                delivery.record(Duration.between(item.committedAt(), Instant.now()).abs());
+            }
+        }
+    }
+
+    private void keepAlive() {
+        for (WatchStream s : streams) {
+            s.offer(WatchStream.Item.KEEP_ALIVE);
+        }
+    }
+
+    /** The streams open now. */
+    int openStreams() {
+        return streams.size();
+    }
+
+    @PreDestroy
+    void stop() {
+        keepAlive.shutdownNow();
+        for (WatchStream s : streams) {
+            s.close("the server is stopping");
+        }
+        writers.shutdownNow();
+    }
+
+    private static ThreadFactory daemons(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

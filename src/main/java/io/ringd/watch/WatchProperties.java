@@ -1,0 +1,35 @@
+package io.ringd.watch;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The change stream, {@code GET /ring/events}.
+ *
+ * @param maxStreams streams open at once; more are refused with 503
+ * @param maxQueued  events queued for one stream before it counts as too slow and is closed
+ * @param keepAlive  how often a comment is sent on every stream, so that idle streams stay open and clients
+ *                   know the server is there
+ * @param writers    threads that write events to streams (shared by all streams)
+ */
+@ConfigurationProperties("ringd.watch")
+public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
+        @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers) {
+
+    public WatchProperties {
+        if (maxStreams < 1 || maxStreams > 100_000) {
+            throw new IllegalArgumentException("ringd.watch.max-streams must be in [1, 100000]: " + maxStreams);
+        }
+        if (maxQueued < 1 || maxQueued > 1_000_000) {
+            throw new IllegalArgumentException("ringd.watch.max-queued must be in [1, 1000000]: " + maxQueued);
+        }
+        if (keepAlive.isNegative() || keepAlive.isZero() || keepAlive.compareTo(Duration.ofSeconds(15)) > 0) {
+            throw new IllegalArgumentException("ringd.watch.keep-alive must be in (0, 15s]: " + keepAlive);
+        }
+        if (writers < 1 || writers > 64) {
+            throw new IllegalArgumentException("ringd.watch.writers must be in [1, 64]: " + writers);
+        }
+    }
+}

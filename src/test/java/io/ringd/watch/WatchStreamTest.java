@@ -1,0 +1,151 @@
+package io.ringd.watch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** One stream's queue: order, a slow reader closed past the limit without blocking the offerer, failures. */
+class WatchStreamTest {
+
+    final ExecutorService writers = Executors.newFixedThreadPool(2);
+    final List<String> closedWhy = Collections.synchronizedList(new ArrayList<>());
+
+    @AfterEach
+    void stop() {
+        writers.shutdownNow();
+    }
+
+    WatchStream stream(WatchStream.Sink sink, int maxQueued) {
+        return new WatchStream(sink, writers, maxQueued, new WatchStream.Events() {
+            @Override
+            public void written(WatchStream.Item item) {
+            }
+
+            @Override
+            public void closed(WatchStream stream, String why) {
+                closedWhy.add(why);
+            }
+        });
+    }
+
+    /** Records what is written; blocks every write while {@code gate} is closed. */
+    static final class Recorder implements WatchStream.Sink {
+        final List<String> written = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch gate;
+        volatile boolean closed;
+
+        Recorder(CountDownLatch gate) {
+            this.gate = gate;
+        }
+
+        @Override
+        public void event(String name, long id, String data) throws IOException {
+            await();
+            written.add(name + " " + id);
+        }
+
+        @Override
+        public void comment(String text) throws IOException {
+            await();
+            written.add(":" + text);
+        }
+
+        private void await() throws IOException {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                throw new IOException("interrupted");
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    @Test
+    void events_areWrittenInTheOrderOffered() throws Exception {
+        Recorder sink = new Recorder(new CountDownLatch(0));
+        WatchStream s = stream(sink, 1000);
+        for (int v = 1; v <= 500; v++) {
+            assertThat(s.offer(new WatchStream.Item("change", v, "{}", null))).isTrue();
+            if (v % 100 == 0) {
+                s.offer(WatchStream.Item.KEEP_ALIVE);
+            }
+        }
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sink.written.size() < 505 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        List<String> expected = new ArrayList<>();
+        for (int v = 1; v <= 500; v++) {
+            expected.add("change " + v);
+            if (v % 100 == 0) {
+                expected.add(": keep-alive");
+            }
+        }
+        assertThat(sink.written).containsExactlyElementsOf(expected);
+        assertThat(s.isClosed()).isFalse();
+    }
+
+    @Test
+    void aReaderThatFallsBehind_isClosedPastTheLimit_andOfferingNeverWaitsForIt() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1); // the connection accepts nothing
+        Recorder sink = new Recorder(gate);
+        WatchStream s = stream(sink, 10);
+        int accepted = 0;
+        for (int v = 1; v <= 50; v++) { // returns at once although every write blocks
+            if (s.offer(new WatchStream.Item("change", v, "{}", null))) {
+                accepted++;
+            }
+        }
+        assertThat(s.isClosed()).isTrue();
+        assertThat(sink.closed).isTrue();
+        assertThat(closedWhy).hasSize(1);
+        assertThat(closedWhy.get(0)).contains("more than 10 events queued");
+        // one event is being written (blocked), ten wait: the eleventh queued closes the stream
+        assertThat(accepted).isBetween(10, 11);
+        assertThat(s.offer(new WatchStream.Item("change", 51, "{}", null))).as("a closed stream takes nothing").isFalse();
+        gate.countDown();
+    }
+
+    @Test
+    void aFailedWrite_closesTheStreamOnce() throws Exception {
+        WatchStream.Sink failing = new WatchStream.Sink() {
+            @Override
+            public void event(String name, long id, String data) throws IOException {
+                throw new IOException("broken pipe");
+            }
+
+            @Override
+            public void comment(String text) throws IOException {
+                throw new IOException("broken pipe");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        WatchStream s = stream(failing, 100);
+        s.offer(new WatchStream.Item("change", 1, "{}", null));
+        s.offer(new WatchStream.Item("change", 2, "{}", null));
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!s.isClosed() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(s.isClosed()).isTrue();
+        Thread.sleep(100);
+        assertThat(closedWhy).containsExactly("the connection failed");
+    }
+}
