@@ -45,7 +45,9 @@ class DeploymentFilesTest {
             "Ring fingerprint per instance",
             "Stale request rate",
             "Client version lag",
-            "Lookup latency p50 and p99");
+            "Lookup latency p50 and p99",
+            "Open change streams",
+            "Change delivery latency p50 and p99");
 
     static final List<String> REQUIRED_ALERTS = List.of(
             "RingdDown",
@@ -65,7 +67,10 @@ class DeploymentFilesTest {
             "ringd_stale_requests_total",
             "ringd_client_version_lag_count", "ringd_client_version_lag_sum",
             "ringd_client_version_lag_max", "ringd_client_version_lag_bucket",
-            "ringd_ring_info");
+            "ringd_ring_info",
+            "ringd_watch_streams", "ringd_watch_events_total",
+            "ringd_watch_delivery_seconds_count", "ringd_watch_delivery_seconds_sum",
+            "ringd_watch_delivery_seconds_max", "ringd_watch_delivery_seconds_bucket");
 
     static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "row");
 

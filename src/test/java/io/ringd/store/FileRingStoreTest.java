@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,44 @@ class FileRingStoreTest {
             assertThat(loaded).isEqualTo(sample());
             loaded.checkConsistent();
             assertThat(loaded.history().at(1).nodes()).containsExactly(new Node("a", 1, "eu-1a"));
+        }
+    }
+
+    @Test
+    void commitTimesAndFingerprints_roundTrip() {
+        Instant t0 = Instant.parse("2026-11-30T10:00:00.001Z");
+        Instant t1 = Instant.parse("2026-11-30T10:00:01.250Z");
+        RingSettings s = RingSettings.defaults();
+        RingHistory h = RingHistory.startingAt(0, s, List.of(), t0)
+                .append(new HistoryDelta(1, List.of(Change.put(Node.of("a", 1))), null, t1, "f".repeat(64)), 128);
+        PersistedState state = new PersistedState(1, s, List.of(Node.of("a", 1)), h);
+        try (FileRingStore store = new FileRingStore(dir)) {
+            store.save(state);
+        }
+        try (FileRingStore again = new FileRingStore(dir)) {
+            PersistedState loaded = again.load().orElseThrow();
+            assertThat(loaded).isEqualTo(state);
+            assertThat(loaded.history().committedAt(0)).isEqualTo(t0);
+            assertThat(loaded.history().committedAt(1)).isEqualTo(t1);
+            assertThat(loaded.history().delta(1).fingerprint()).isEqualTo("f".repeat(64));
+        }
+    }
+
+    @Test
+    void stateWrittenBeforeCommitTimes_stillLoads_withoutThem() throws Exception {
+        // the format-1 file of a version that kept neither commit times nor fingerprints
+        Files.writeString(dir.resolve("ring-state.json"), "{\"format\":1,\"version\":1,"
+                + "\"settings\":{\"hash\":\"md5\",\"vnodesPerWeight\":128,\"algorithm\":\"ring\",\"maglevTableSize\":65537},"
+                + "\"nodes\":[{\"id\":\"a\",\"weight\":1.0,\"zone\":null}],"
+                + "\"history\":{\"baseVersion\":0,\"baseSettings\":{\"hash\":\"md5\",\"vnodesPerWeight\":128,"
+                + "\"algorithm\":\"ring\",\"maglevTableSize\":65537},\"baseNodes\":[],"
+                + "\"deltas\":[{\"version\":1,\"changes\":[{\"op\":\"put\",\"id\":\"a\",\"weight\":1.0,\"zone\":null}]}]}}");
+        try (FileRingStore store = new FileRingStore(dir)) {
+            PersistedState loaded = store.load().orElseThrow();
+            loaded.checkConsistent();
+            assertThat(loaded.history().committedAt(0)).isNull();
+            assertThat(loaded.history().committedAt(1)).isNull();
+            assertThat(loaded.history().delta(1).fingerprint()).isNull();
         }
     }
 
