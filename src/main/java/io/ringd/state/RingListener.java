@@ -1,11 +1,26 @@
 package io.ringd.state;
 
-/** Told of every swap of the current ring state, on the writer's thread, after it is durable. */
+/**
+ * Told of every swap of the current ring state, one version at a time and in
+ * order, on the writer's thread (holding the write lock), after the version
+ * is durable. Must not block.
+ */
 public interface RingListener {
 
-    /** The operations that make a new version. */
+    /** What made the swap. */
     enum Op {
-        START, PUT, REMOVE, BATCH, SETTINGS
+        /** The state loaded (or made) at start-up. */
+        START,
+        /** Writes through this instance. */
+        PUT, REMOVE, BATCH, SETTINGS,
+        /** A version another instance committed to a shared store, applied here in order. */
+        FOLLOW,
+        /**
+         * A whole state installed in place of the one served: the first load of an
+         * instance that started while its shared store was unreachable, or one that
+         * fell further behind than the history keeps. Versions between may be missing.
+         */
+        RELOAD
     }
 
     /**

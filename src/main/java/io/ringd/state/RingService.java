@@ -36,8 +36,12 @@ public final class RingService {
     static final int CACHED_SNAPSHOTS = 4;
     static final long CACHED_POINTS = 2 * HashRing.MAX_POINTS;
 
+    /** Attempts of one write against concurrent writers through other instances. */
+    static final int WRITE_ATTEMPTS = 16;
+
     private final Clock clock;
     private final RingStore store;
+    private volatile boolean loaded;
     private final int historyCapacity;
     private final List<RingListener> listeners;
     private final ReentrantLock writes = new ReentrantLock();
@@ -49,6 +53,8 @@ public final class RingService {
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
+     * With a shared store that cannot be reached yet, starts unloaded
+     * ({@link #isLoaded()} false) and loads the ring when the store reports it.
      *
      * @throws IllegalStateException if the stored state cannot be read or is inconsistent
      */
@@ -67,33 +73,146 @@ public final class RingService {
         this.store = Objects.requireNonNull(store, "store");
         this.historyCapacity = historyCapacity;
         this.listeners = List.copyOf(listeners);
-        Optional<PersistedState> loaded = store.load();
-        RingState initial;
-        if (loaded.isPresent()) {
-            PersistedState ps = loaded.get();
-            try {
-                ps.checkConsistent();
-                RingConfig config = ps.settings().toConfig();
-                initial = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()),
-                        ps.history().committedAt(ps.version()));
-            } catch (RuntimeException e) {
-                throw new StateUnreadableException(store.describe(), "the stored ring state in "
-                        + store.describe() + " cannot be used: " + e.getMessage(), e);
+        Optional<PersistedState> loaded;
+        try {
+            loaded = store.load();
+        } catch (StoreUnavailableException e) {
+            if (!store.shared()) {
+                throw e;
             }
-            history = ps.history();
-            log.info("Loaded ring version {} ({} nodes, {} versions kept) from {}", initial.version(),
-                    ps.nodes().size(), ps.history().size(), store.describe());
-        } else {
-            SettingsPatch.validate(initialSettings);
-            Instant now = now();
-            initial = RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()), now);
-            history = RingHistory.startingAt(0, initialSettings, List.of(), now);
-            log.info("Starting a new empty ring with {} (store: {})", initialSettings, store.describe());
+            log.warn("The ring store {} cannot be reached: starting unloaded; lookups and writes answer 503 "
+                    + "until the ring is loaded ({})", store.describe(), e.getMessage());
+            loaded = null;
         }
-        current.set(initial);
-        for (RingListener l : this.listeners) {
-            l.ringSwapped(null, initial, RingListener.Op.START);
+        writes.lock();
+        try {
+            if (loaded == null) {
+                SettingsPatch.validate(initialSettings);
+                Instant now = now();
+                current.set(RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()), now));
+                history = RingHistory.startingAt(0, initialSettings, List.of(), now);
+            } else {
+                install(loaded.orElseGet(() -> create(initialSettings)), RingListener.Op.START);
+            }
+            store.follow(this::follow);
+        } finally {
+            writes.unlock();
         }
+    }
+
+    /** A new empty ring, stored unless another instance stored one first. */
+    private PersistedState create(RingSettings settings) {
+        SettingsPatch.validate(settings);
+        Instant now = now();
+        PersistedState initial = new PersistedState(0, settings, List.of(),
+                RingHistory.startingAt(0, settings, List.of(), now));
+        PersistedState stored = store.create(initial);
+        if (stored == initial) {
+            log.info("Starting a new empty ring with {} (store: {})", settings, store.describe());
+        }
+        return stored;
+    }
+
+    /** Serves {@code ps} in place of whatever was served; under the write lock. */
+    private void install(PersistedState ps, RingListener.Op op) {
+        RingState state;
+        try {
+            ps.checkConsistent();
+            RingConfig config = ps.settings().toConfig();
+            state = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()),
+                    ps.history().committedAt(ps.version()));
+        } catch (RuntimeException e) {
+            throw new StateUnreadableException(store.describe(), "the stored ring state in "
+                    + store.describe() + " cannot be used: " + e.getMessage(), e);
+        }
+        RingState previous = loaded ? current.get() : null;
+        history = ps.history();
+        synchronized (snapshots) {
+            snapshots.clear();
+            cachedPoints = 0;
+        }
+        current.set(state);
+        loaded = true;
+        log.info("Serving ring version {} ({} nodes, {} versions kept) from {}", state.version(),
+                ps.nodes().size(), ps.history().size(), store.describe());
+        tell(previous, state, op);
+    }
+
+    /**
+     * Catches up with a state another instance stored: applies every version
+     * after the current one, in order, as this instance's own (history,
+     * listeners); installs the whole state when this instance was not loaded
+     * or is further behind than the stored history keeps.
+     */
+    void follow(PersistedState latest) {
+        writes.lock();
+        try {
+            if (!loaded) {
+                install(latest, RingListener.Op.RELOAD);
+                return;
+            }
+            RingState cur = current.get();
+            if (latest.version() <= cur.version()) {
+                return;
+            }
+            if (cur.version() < latest.history().baseVersion()) {
+                log.warn("Version {} is older than the stored history ({} .. {}): reloading the whole ring",
+                        cur.version(), latest.history().baseVersion(), latest.version());
+                install(latest, RingListener.Op.RELOAD);
+                return;
+            }
+            for (long v = cur.version() + 1; v <= latest.version(); v++) {
+                HistoryDelta d = latest.history().delta(v);
+                RingState before = current.get();
+                RingSettings settings = d.settings() != null ? d.settings() : before.settings();
+                HashRing ring = d.settings() != null
+                        ? before.ring().apply(d.changes()).withConfig(settings.toConfig())
+                        : before.ring().apply(d.changes());
+                if (ring.version() != v) { // a delta that changed nothing: rebuild at its version
+                    ring = HashRing.of(settings.toConfig(), v, ring.nodes());
+                }
+                RingState next = RingState.of(settings, ring, d.committedAt());
+                if (d.fingerprint() != null && !d.fingerprint().equals(next.fingerprint())) {
+                    log.error("Version {} applied here has fingerprint {} but was stored with {}: reloading",
+                            v, next.fingerprint(), d.fingerprint());
+                    install(latest, RingListener.Op.RELOAD);
+                    return;
+                }
+                history = history.append(d, historyCapacity);
+                current.set(next);
+                tell(before, next, RingListener.Op.FOLLOW);
+            }
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    private void tell(RingState previous, RingState next, RingListener.Op op) {
+        for (RingListener l : listeners) {
+            try {
+                l.ringSwapped(previous, next, op);
+            } catch (RuntimeException e) {
+                if (op == RingListener.Op.START) {
+                    throw e;
+                }
+                log.warn("A ring listener failed on version {}", next.version(), e);
+            }
+        }
+    }
+
+    /** Whether a ring was loaded (always, but for a shared store that has not been reachable since start-up). */
+    public boolean isLoaded() {
+        return loaded;
+    }
+
+    /** Whether a write can be made now: the ring is loaded and the store accepts writes. */
+    public boolean isWritable() {
+        return loaded && store.writable();
+    }
+
+    /** The store, for health and metrics. */
+    public RingStore store() {
+        return store;
     }
 
     /** The current state. Never blocks. */
@@ -179,13 +298,12 @@ public final class RingService {
 
     /** Adds or replaces a node. */
     public PutResult put(Node node, Long ifMatch) {
-        writes.lock(); // held across write(), which takes it again, so "created" is about the same state
-        try {
-            boolean created = !current.get().ring().contains(node.id());
-            return new PutResult(write(RingListener.Op.PUT, ifMatch, List.of(Change.put(node))), created);
-        } finally {
-            writes.unlock();
-        }
+        boolean[] created = new boolean[1];
+        RingState s = write(RingListener.Op.PUT, ifMatch, cur -> {
+            created[0] = !cur.ring().contains(node.id());
+            return next(cur, List.of(Change.put(node)));
+        });
+        return new PutResult(s, created[0]);
     }
 
     /**
@@ -194,62 +312,80 @@ public final class RingService {
      * @throws io.ringd.ring.RingException.UnknownNode if it is not a member
      */
     public RingState remove(String id, Long ifMatch) {
-        return write(RingListener.Op.REMOVE, ifMatch, List.of(Change.remove(id)));
+        return write(RingListener.Op.REMOVE, ifMatch, cur -> next(cur, List.of(Change.remove(id))));
     }
 
     /** Applies a batch of changes, all or nothing, as one version. */
     public RingState apply(List<Change> changes, Long ifMatch) {
-        return write(RingListener.Op.BATCH, ifMatch, changes);
+        return write(RingListener.Op.BATCH, ifMatch, cur -> next(cur, changes));
     }
 
     /** Changes settings; fields left {@code null} keep their value. */
     public RingState updateSettings(SettingsPatch patch, Long ifMatch) {
-        writes.lock();
-        try {
-            RingState cur = current.get();
-            checkIfMatch(ifMatch, cur);
+        return write(RingListener.Op.SETTINGS, ifMatch, cur -> {
             RingSettings next = patch.applyTo(cur.settings());
             if (next.equals(cur.settings())) {
-                return cur;
+                return null;
             }
-            RingConfig config = next.toConfig();
-            HashRing ring = HashRing.of(config, cur.version() + 1, cur.nodes());
-            return commit(cur, RingState.of(next, ring, now()), List.of(), next, RingListener.Op.SETTINGS);
-        } finally {
-            writes.unlock();
-        }
+            HashRing ring = HashRing.of(next.toConfig(), cur.version() + 1, cur.nodes());
+            return new Next(RingState.of(next, ring, now()), List.of(), next);
+        });
     }
 
-    private RingState write(RingListener.Op op, Long ifMatch, List<Change> changes) {
+    /** A version to commit: the state, and the changes and settings the history records for it. */
+    private record Next(RingState state, List<Change> changes, RingSettings settings) {
+    }
+
+    private Next next(RingState cur, List<Change> changes) {
+        HashRing next = cur.ring().apply(changes);
+        return next == cur.ring() ? null : new Next(RingState.of(cur.settings(), next, now()), changes, null);
+    }
+
+    /**
+     * Builds the next version from the current one and commits it; with a
+     * shared store, a version another instance stored first is caught up with
+     * and the write is built again on it ({@code If-Match} checked again).
+     */
+    private RingState write(RingListener.Op op, Long ifMatch, java.util.function.Function<RingState, Next> build) {
         writes.lock();
         try {
-            RingState cur = current.get();
-            checkIfMatch(ifMatch, cur);
-            HashRing next = cur.ring().apply(changes);
-            if (next == cur.ring()) {
-                return cur; // nothing changed: no new version
+            for (int attempt = 1; ; attempt++) {
+                if (!loaded) {
+                    throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
+                }
+                if (!store.writable()) {
+                    throw new StoreUnavailableException(store.describe() + " does not accept writes now");
+                }
+                RingState cur = current.get();
+                checkIfMatch(ifMatch, cur);
+                Next next = build.apply(cur);
+                if (next == null) {
+                    return cur; // nothing changed: no new version
+                }
+                try {
+                    return commit(cur, next, op);
+                } catch (StoreConflictException e) {
+                    if (attempt >= WRITE_ATTEMPTS) {
+                        throw new StoreUnavailableException("gave up after " + attempt
+                                + " attempts against concurrent writers", e);
+                    }
+                    follow(e.latest());
+                }
             }
-            return commit(cur, RingState.of(cur.settings(), next, now()), changes, null, op);
         } finally {
             writes.unlock();
         }
     }
 
-    private RingState commit(RingState cur, RingState next, List<Change> changes, RingSettings newSettings,
-            RingListener.Op op) {
+    private RingState commit(RingState cur, Next n, RingListener.Op op) {
+        RingState next = n.state();
         RingHistory nextHistory = history.append(
-                new HistoryDelta(next.version(), new ArrayList<>(changes), newSettings, next.committedAt(),
+                new HistoryDelta(next.version(), new ArrayList<>(n.changes()), n.settings(), next.committedAt(),
                         next.fingerprint()), historyCapacity);
-        store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory));
+        store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory), cur.version());
         history = nextHistory;
         current.set(next);
-        for (RingListener l : listeners) {
-            try {
-                l.ringSwapped(cur, next, op);
-            } catch (RuntimeException e) {
-                log.warn("A ring listener failed on version {}", next.version(), e);
-            }
-        }
+        tell(cur, next, op);
         return next;
     }
 

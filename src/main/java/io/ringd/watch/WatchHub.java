@@ -154,6 +154,12 @@ class WatchHub implements RingListener {
         if (op == Op.START || streams.isEmpty()) {
             return;
         }
+        if (op == Op.RELOAD) { // versions may be missing: followers start again from what they hold
+            for (WatchStream s : streams) {
+                s.close("the ring was reloaded from the store");
+            }
+            return;
+        }
         RingService service = ring.getObject();
         HistoryDelta delta = service.history().delta(current.version());
         WatchStream.Item item = new WatchStream.Item(CHANGE, current.version(), changeEvent(delta, service),

@@ -41,6 +41,10 @@ class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumen
         if (!RingHeaders.carries(handler)) {
             return true;
         }
+        if (!ring.isLoaded()) {
+            throw new ApiException(Problems.STORE_UNAVAILABLE, "the ring has not been loaded yet: its store ("
+                    + "shared by several instances) has not been reachable since this instance started", null);
+        }
         RingState state = ring.current();
         request.setAttribute(STATE, state);
         long version = state.version();
