@@ -33,6 +33,10 @@ public class AdminToken {
 
     public AdminToken(AdminProperties admin, StoreProperties store) {
         String token = admin.token();
+        if (token == null && store.store() == StoreProperties.Kind.ZOOKEEPER) {
+            throw new IllegalStateException("ringd.store=zookeeper needs ringd.admin.token (RINGD_ADMIN_TOKEN): "
+                    + "every instance that shares the ring must be given the same token");
+        }
         if (token == null) {
             token = fromFile(store.dataDir().toAbsolutePath().normalize().resolve(FILE));
         } else {

@@ -6,7 +6,9 @@ import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.ringd.state.RingService;
@@ -34,6 +36,18 @@ class MetricsConfiguration {
                 }
                 return config;
             }
+        };
+    }
+
+    @Bean
+    MeterBinder storeState(RingService ring) {
+        return registry -> {
+            Gauge.builder("ringd.store.writable", ring, r -> r.isWritable() ? 1 : 0)
+                    .description("1 when the ring's store accepts writes; 0 while a shared store is out of reach")
+                    .register(registry);
+            Gauge.builder("ringd.ring.loaded", ring, r -> r.isLoaded() ? 1 : 0)
+                    .description("1 once a ring is loaded; 0 for an instance that never reached its shared store")
+                    .register(registry);
         };
     }
 

@@ -5,17 +5,16 @@ import org.springframework.context.annotation.Configuration;
 
 import io.ringd.state.RingStore;
 
-/** Chooses the store from {@code ringd.store}. */
+/** Chooses the store from {@code ringd.store}; a store that holds resources is closed with the context. */
 @Configuration(proxyBeanMethods = false)
 class StoreConfiguration {
 
     @Bean
-    RingStore ringStore(StoreProperties props) {
+    RingStore ringStore(StoreProperties props, ZooKeeperProperties zookeeper) {
         return switch (props.store()) {
             case FILE -> new FileRingStore(props.dataDir());
             case MEMORY -> new MemoryRingStore();
-            case ZOOKEEPER -> throw new IllegalStateException(
-                    "ringd.store=zookeeper is not available in this version; use file or memory");
+            case ZOOKEEPER -> new ZooKeeperRingStore(zookeeper);
         };
     }
 }

@@ -18,18 +18,18 @@ import java.util.stream.Stream;
  * A test's client of {@code /ring/events}: reads server-sent events on a
  * thread of its own into a queue, comments included, until closed.
  */
-final class EventStream implements AutoCloseable {
+public final class EventStream implements AutoCloseable {
 
     /** One event; a comment has a null name and its text as data. */
-    record Event(String name, String id, String data) {
-        boolean isComment() {
+    public record Event(String name, String id, String data) {
+        public boolean isComment() {
             return name == null && id == null;
         }
     }
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    final int status;
+    public final int status;
     final Map<String, List<String>> headers;
     final String body; // for an answer that is not a stream
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -52,7 +52,7 @@ final class EventStream implements AutoCloseable {
     }
 
     /** Opens {@code uri} with the given headers (name, value, name, value...). */
-    static EventStream open(URI uri, String... headers) {
+    public static EventStream open(URI uri, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET().header("Accept", "text/event-stream");
         for (int i = 0; i < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);
@@ -101,12 +101,12 @@ final class EventStream implements AutoCloseable {
     }
 
     /** The next event or comment, or null after {@code timeout}. */
-    Event next(Duration timeout) throws InterruptedException {
+    public Event next(Duration timeout) throws InterruptedException {
         return events.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The next event that is not a comment, or null after {@code timeout}. */
-    Event nextEvent(Duration timeout) throws InterruptedException {
+    public Event nextEvent(Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (true) {
             long left = end - System.nanoTime();
@@ -121,7 +121,7 @@ final class EventStream implements AutoCloseable {
     }
 
     /** The events (not comments) received within {@code quiet} of each other. */
-    List<Event> drainEvents(Duration quiet) throws InterruptedException {
+    public List<Event> drainEvents(Duration quiet) throws InterruptedException {
         List<Event> out = new ArrayList<>();
         Event e;
         while ((e = nextEvent(quiet)) != null) {
@@ -130,7 +130,7 @@ final class EventStream implements AutoCloseable {
         return out;
     }
 
-    String header(String name) {
+    public String header(String name) {
         return headers.entrySet().stream().filter(h -> h.getKey().equalsIgnoreCase(name))
                 .flatMap(h -> h.getValue().stream()).findFirst().orElse(null);
     }

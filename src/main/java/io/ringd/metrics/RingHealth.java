@@ -1,0 +1,39 @@
+package io.ringd.metrics;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.stereotype.Component;
+
+import io.ringd.state.RingService;
+
+/**
+ * The ring's health ({@code /actuator/health}, component {@code ring}, part
+ * of the readiness group): UP when a ring is loaded and its store accepts
+ * writes; DEGRADED (still answering 200, still ready) when lookups go on from
+ * the last ring but writes are refused because a shared store is out of
+ * reach; OUT_OF_SERVICE (not ready) while no ring was ever loaded.
+ */
+@Component("ring")
+class RingHealth implements HealthIndicator {
+
+    /** Lookups work, writes do not. */
+    static final Status DEGRADED = new Status("DEGRADED", "lookups answer from the last ring; writes are refused");
+
+    private final RingService ring;
+
+    RingHealth(RingService ring) {
+        this.ring = ring;
+    }
+
+    @Override
+    public Health health() {
+        Health.Builder b = !ring.isLoaded() ? Health.outOfService()
+                : ring.isWritable() ? Health.up() : Health.status(DEGRADED);
+        return b.withDetail("loaded", ring.isLoaded())
+                .withDetail("writable", ring.isWritable())
+                .withDetail("version", ring.current().version())
+                .withDetail("store", ring.store().shared() ? "shared" : "local")
+                .build();
+    }
+}

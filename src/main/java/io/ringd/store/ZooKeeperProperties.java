@@ -1,0 +1,27 @@
+package io.ringd.store;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The ZooKeeper store ({@code ringd.store=zookeeper}): several ringd
+ * instances share one ring.
+ *
+ * @param connect        the ensemble, {@code host:port,host:port,...}
+ * @param path           the znode under which the ring lives (its state is {@code <path>/state})
+ * @param sessionTimeout the ZooKeeper session timeout
+ * @param connectTimeout how long a start-up or a write waits for a connection before giving up
+ */
+@ConfigurationProperties("ringd.zookeeper")
+public record ZooKeeperProperties(String connect, @DefaultValue("/ringd") String path,
+        @DefaultValue("15s") Duration sessionTimeout, @DefaultValue("5s") Duration connectTimeout) {
+
+    public ZooKeeperProperties {
+        if (path == null || !path.startsWith("/") || (path.length() > 1 && path.endsWith("/"))) {
+            throw new IllegalArgumentException("ringd.zookeeper.path must be an absolute znode path such as /ringd: "
+                    + path);
+        }
+    }
+}
