@@ -178,7 +178,7 @@ class MembershipController {
     @PutMapping(path = "/settings", consumes = ApiDocs.JSON)
     @AdminOnly
     @Operation(summary = "Change the ring settings", description = "Absent fields keep their value. hash=ketama "
-            + "and algorithm=maglev are not supported yet (400).",
+            + "is libketama's placement, algorithm=maglev a Maglev table (docs/ring.md sections 14 and 15).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
                     mediaType = ApiDocs.JSON, schema = @Schema(implementation = SettingsRequest.class),
                     examples = @ExampleObject(value = "{\"hash\":\"murmur3\",\"vnodesPerWeight\":256}"))))

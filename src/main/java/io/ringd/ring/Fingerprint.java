@@ -6,7 +6,8 @@ import java.security.MessageDigest;
 /**
  * The ring fingerprint: lowercase hex SHA-256 over, for each point
  * ascending, its 4 bytes big-endian, its owner's id in ASCII and
- * {@code 0x0A} (docs/ring.md section 10).
+ * {@code 0x0A} (docs/ring.md section 10); for a Maglev table, over each
+ * entry in order, its owner's id in ASCII and {@code 0x0A} (section 15).
  */
 final class Fingerprint {
 
@@ -20,6 +21,9 @@ final class Fingerprint {
      * so is the hashed sequence. Each id is encoded once per member, not
      * once per point. HashRing computes the fingerprint on first use and
      * caches it; a snapshot never changes, so neither does its fingerprint.
+     * A Maglev table's bytes (M ids and newlines, about 0.5 MB for M = 65537
+     * and ids of 7 characters) go to the digest through one buffer in
+     * chunks, not as two small updates per entry.
      */
 
     private Fingerprint() {
@@ -35,6 +39,9 @@ final class Fingerprint {
         for (int m = 0; m < members.length; m++) {
             ids[m] = members[m].id().getBytes(StandardCharsets.US_ASCII);
         }
+        if (ring.isTable()) {
+            return ofTable(sha, ids, owners);
+        }
         byte[] buf = new byte[4];
         for (int i = 0; i < points.length; i++) {
             int p = points[i] ^ HashRing.BIAS;
@@ -46,6 +53,23 @@ final class Fingerprint {
             sha.update(ids[owners[i]]);
             sha.update((byte) 0x0A);
         }
+        return KeyHashes.toLowerHex(sha.digest());
+    }
+
+    private static String ofTable(MessageDigest sha, byte[][] ids, int[] table) {
+        byte[] buf = new byte[1 << 14];
+        int w = 0;
+        for (int owner : table) {
+            byte[] id = ids[owner];
+            if (w + id.length + 1 > buf.length) {
+                sha.update(buf, 0, w);
+                w = 0;
+            }
+            System.arraycopy(id, 0, buf, w, id.length);
+            w += id.length;
+            buf[w++] = 0x0A;
+        }
+        sha.update(buf, 0, w);
         return KeyHashes.toLowerHex(sha.digest());
     }
 }

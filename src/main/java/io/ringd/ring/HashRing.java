@@ -5,15 +5,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An immutable, versioned consistent-hash ring: its members and their
- * points, with the lookups, preference lists, ownership, diffs and
- * fingerprint of docs/ring.md sections 3 to 10.
+ * An immutable, versioned placement of keys on nodes: its members and where
+ * they sit, with the lookups, preference lists, ownership, diffs and
+ * fingerprint of docs/ring.md sections 3 to 10. The {@link RingConfig}
+ * chooses the placement: a consistent-hash ring of {@code "id#i"} points
+ * (the default), libketama's ring (section 14) or a Maglev table
+ * (section 15); the API is the same for all three.
  *
  * <p>Instances are snapshots: a membership change returns a new ring (one
  * version later) built incrementally from this one, and this one stays
  * valid. Every method is safe to call from any number of threads.
  */
-public final class HashRing {
+public final class HashRing implements Placement {
 
     /*
      * Design note.
@@ -32,17 +35,33 @@ public final class HashRing {
      * along with the invariants of vnodes[] and entries[], which only the
      * builder reads, to make the next version incrementally.
      *
+     * A Maglev table (config algorithm MAGLEV) uses the same fields another
+     * way: owners[] is the table itself (owners[e] is the member of entry
+     * e, owners.length == tableSize == M, every entry owned), points[] is
+     * empty, vnodes[] and entries[] too, and
+     * maglevPerm[] keeps each member's offset and skip for the next
+     * version (Maglev's design note). tableSize is 0 for every ring, and
+     * for an empty table (no members), which behaves as an empty ring.
+     * "Index" in the lookups below means a ring index or a table entry; the
+     * preference walk reads owners[] forward from it either way, which is
+     * what both contracts ask. Ketama rings are plain rings here: only the
+     * builder knows how their points were made.
+     *
      * Lookup. indexOf takes the first point >= hash and wraps to 0: a
      * branch-free lower bound over the final points[] field, then one read
      * of owners[] and members[]. route and routeHash do nothing else, so the
-     * hot path allocates nothing beyond what the hash function needs.
+     * hot path allocates nothing beyond what the hash function needs. A
+     * Maglev table has no points, so it takes the branch an empty ring
+     * takes, and only there is tableSize read: the ring's path is the one it
+     * was, and a table lookup is hash mod M.
      *
      * Everything else is elsewhere in the package: building and changes in
-     * RingBuilder, preference lists in PreferenceWalk, ownership in
-     * Ownership.of, the fingerprint in Fingerprint, diffs in RingDiff and key
-     * assignments in KeyAssignment.of. Ownership and the fingerprint are
-     * computed on first use and cached in volatile fields; two threads may
-     * both compute one, and get the same value.
+     * RingBuilder (with Ketama and Maglev), preference lists in
+     * PreferenceWalk, ownership in Ownership.of, the fingerprint in
+     * Fingerprint, diffs in RingDiff (and TableDiff when a Maglev table is
+     * involved) and key assignments in KeyAssignment.of. Ownership and the
+     * fingerprint are computed on first use and cached in volatile fields;
+     * two threads may both compute one, and get the same value.
      */
 
     /** The most members a ring may have. */
@@ -67,13 +86,18 @@ public final class HashRing {
     /** zone class per member: members in one zone share it; each zoneless member has its own. */
     private final int[] zoneClass;
     private final int owningZoneCount;
+    /** M for a Maglev table with members, else 0. */
+    private final int tableSize;
+    /** Maglev: offset and skip of member m at [2m] and [2m + 1]; null for rings. */
+    private final int[] maglevPerm;
 
     private volatile String fingerprint;
     private volatile Ownership ownership;
 
     /** Only {@link RingBuilder} makes rings; see the design note for what it guarantees. */
     HashRing(RingConfig config, long version, Node[] members, int[][] vnodes, long[] entries, long vnodeCount,
-            int[] points, int[] owners, int owningCount, int[] zoneClass, int owningZoneCount) {
+            int[] points, int[] owners, int owningCount, int[] zoneClass, int owningZoneCount, int tableSize,
+            int[] maglevPerm) {
         this.config = config;
         this.version = version;
         this.members = members;
@@ -85,6 +109,8 @@ public final class HashRing {
         this.owningCount = owningCount;
         this.zoneClass = zoneClass;
         this.owningZoneCount = owningZoneCount;
+        this.tableSize = tableSize;
+        this.maglevPerm = maglevPerm;
     }
 
     // ---------------------------------------------------------------- factories
@@ -147,10 +173,12 @@ public final class HashRing {
 
     /**
      * The node that owns {@code key}: the owner of the first point at or
-     * after its hash, wrapping past the last point.
+     * after its hash, wrapping past the last point (for a Maglev table, the
+     * owner of entry {@code hash mod M}).
      *
      * @throws RingException.NoNodes on an empty ring
      */
+    @Override
     public String route(String key) {
         return members[owners[indexOf(config.hash().hash(key))]].id();
     }
@@ -160,18 +188,21 @@ public final class HashRing {
      *
      * @throws RingException.NoNodes on an empty ring
      */
+    @Override
     public String routeHash(long hash) {
         return members[owners[indexOf(checkHash(hash))]].id();
     }
 
     /** The hash of {@code key} under this ring's hash function, unsigned. */
+    @Override
     public long hash(String key) {
         return config.hash().hashUnsigned(key);
     }
 
     /**
      * Up to {@code n} distinct nodes for {@code key}, in clockwise order from
-     * its hash; element 0 is {@link #route(String)}.
+     * its hash (for a Maglev table, reading entries forward from the key's
+     * entry, wrapping); element 0 is {@link #route(String)}.
      *
      * @throws RingException.NoNodes on an empty ring
      */
@@ -196,10 +227,17 @@ public final class HashRing {
         return PreferenceWalk.from(this, indexOf(checkHash(hash)), n, distinctZones);
     }
 
-    /** Index of the first point >= hash, wrapping to 0; hash is unsigned in an int. */
+    /**
+     * Index of the first point >= hash, wrapping to 0; for a Maglev table the
+     * entry hash mod M. The hash is unsigned in an int.
+     */
     private int indexOf(int hash) {
         int[] pts = points;
         if (pts.length == 0) {
+            int m = tableSize;
+            if (m != 0) {
+                return (int) ((hash & 0xFFFF_FFFFL) % m);
+            }
             throw new RingException.NoNodes();
         }
         int biased = hash ^ BIAS;
@@ -265,27 +303,53 @@ public final class HashRing {
         return members.length;
     }
 
-    /** The number of distinct points on the ring (after collisions). */
+    /**
+     * The number of distinct points on the ring (after collisions). For a
+     * Maglev table: its number of entries, M (0 without members).
+     */
     public int pointCount() {
-        return points.length;
+        return owners.length;
     }
 
-    /** The number of vnodes placed, before collisions (what the point limit counts). */
+    /**
+     * The number of vnodes placed, before collisions (what the point limit
+     * counts; for ketama, 4 per digest). For a Maglev table: its number of
+     * entries, M (0 without members), which the point limit does not count.
+     */
     public long vnodeCount() {
         return vnodeCount;
     }
 
-    /** Whether no node owns a point (every lookup fails). */
+    /** Whether no node owns a point or an entry (every lookup fails). */
     public boolean isEmpty() {
-        return points.length == 0;
+        return owners.length == 0;
     }
 
-    /** The point at {@code index} ({@code 0 .. pointCount()-1}), unsigned, ascending. */
+    /**
+     * Whether this is a Maglev table with members: its "points" are then the
+     * entries {@code 0 .. M-1}, read with {@link #ownerAt(int)}, and it has
+     * no {@link #pointAt(int)}.
+     */
+    public boolean isTable() {
+        return tableSize != 0;
+    }
+
+    /**
+     * The point at {@code index} ({@code 0 .. pointCount()-1}), unsigned, ascending.
+     *
+     * @throws UnsupportedOperationException for a Maglev table, which has
+     *         entries rather than points: entry {@code e} holds the hash values
+     *         {@code e, e + M, e + 2M, ...}
+     */
     public long pointAt(int index) {
+        if (tableSize != 0) {
+            throw new UnsupportedOperationException(
+                    "a Maglev table has entries, not points: use ownerAt(entry) for entry 0 .. " + (tableSize - 1));
+        }
         return Integer.toUnsignedLong(points[index] ^ BIAS);
     }
 
-    /** The owner of the point at {@code index}. */
+    /** The owner of the point at {@code index}; for a Maglev table, of entry {@code index}. */
     public String ownerAt(int index) {
         return members[owners[index]].id();
     }
@@ -321,7 +385,10 @@ public final class HashRing {
 
     /**
      * The exact difference between two rings: what moves, where, and which
-     * ranges of the hash space change owner.
+     * ranges of the hash space change owner. Any two placements can be
+     * compared (a ring and a Maglev table, two tables of different sizes);
+     * when one side is a Maglev table the counts and flows are exact and the
+     * ranges are not listed ({@link RingDiff#rangesListed()}).
      */
     public static RingDiff diff(HashRing from, HashRing to) {
         return RingDiff.between(from, to, Integer.MAX_VALUE);
@@ -338,7 +405,9 @@ public final class HashRing {
 
     /**
      * Lowercase hex SHA-256 over, for each point ascending, its 4 bytes
-     * big-endian, its owner's id in ASCII, and {@code 0x0A}.
+     * big-endian, its owner's id in ASCII, and {@code 0x0A}; for a Maglev
+     * table, over each entry in order, its owner's id in ASCII and
+     * {@code 0x0A}.
      */
     public String fingerprint() {
         String f = fingerprint;
@@ -385,8 +454,22 @@ public final class HashRing {
         return owningZoneCount;
     }
 
+    /** M for a Maglev table with members, else 0. */
+    int tableSize() {
+        return tableSize;
+    }
+
+    int[] maglevPermutations() {
+        return maglevPerm;
+    }
+
     @Override
     public String toString() {
-        return "HashRing[" + members.length + " nodes, " + points.length + " points, v" + version + "]";
+        String what = switch (config.algorithm()) {
+            case MAGLEV -> "maglev table of " + owners.length + " entries";
+            case KETAMA -> owners.length + " ketama points";
+            case RING -> owners.length + " points";
+        };
+        return "HashRing[" + members.length + " nodes, " + what + ", v" + version + "]";
     }
 }

@@ -22,6 +22,12 @@ public record Ownership(long version, List<Share> shares) {
      * one node can own all 2^32 values. Members owning nothing are listed
      * with 0 points and count 0. HashRing computes this once per snapshot
      * and caches it.
+     *
+     * A Maglev table of M entries: entry e holds the hash values h with
+     * h mod M == e, so with 2^32 = q * M + r it holds q + 1 of them when
+     * e < r and q otherwise; a member's count sums its entries' counts
+     * (the counts add up to q * M + r = 2^32), and its "points" are its
+     * entries.
      */
 
     public Ownership {
@@ -35,6 +41,15 @@ public record Ownership(long version, List<Share> shares) {
         long[] counts = new long[members.length];
         int[] owned = new int[members.length];
         int len = owners.length;
+        if (ring.isTable()) {
+            long q = HashRing.HASH_SPACE / len;
+            long r = HashRing.HASH_SPACE % len;
+            for (int e = 0; e < len; e++) {
+                counts[owners[e]] += e < r ? q + 1 : q;
+                owned[owners[e]]++;
+            }
+            len = 0; // no arcs
+        }
         for (int i = 0; i < len; i++) {
             long arc;
             if (i == 0) {
@@ -56,7 +71,7 @@ public record Ownership(long version, List<Share> shares) {
      * One member's part of the hash space.
      *
      * @param node   the member
-     * @param points ring points it owns after collisions
+     * @param points ring points it owns after collisions (Maglev: table entries it owns)
      * @param count  hash values it owns
      */
     public record Share(Node node, int points, long count) {

@@ -14,7 +14,9 @@ final class PreferenceWalk {
      * Design note.
      *
      * A walk reads the ring's owners[] from a start index, wrapping to 0,
-     * and takes each member the first time it is met. It asks for
+     * and takes each member the first time it is met. For a Maglev table
+     * owners[] is the table and the start its entry for the key, so the
+     * same walk reads the entries forward, as section 15 asks. It asks for
      * want = min(n, owningCount) members, and every member counted in
      * owningCount owns at least one point (RingBuilder.snapshot counts
      * them from the points themselves), so a plain walk ends within one

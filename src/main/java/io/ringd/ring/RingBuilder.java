@@ -13,21 +13,26 @@ import java.util.TreeMap;
 /**
  * Makes rings: from scratch for {@link HashRing#of}, and incrementally from
  * the previous version for a batch of changes or a new config, within the
- * node and point limits (docs/ring.md sections 3, 4, 8 and 11).
+ * node and point limits (docs/ring.md sections 3, 4, 8 and 11), for each
+ * placement: {@code "id#i"} points, libketama's points (section 14) and
+ * Maglev tables (section 15).
  */
 final class RingBuilder {
 
     /*
      * Design note.
      *
-     * Every HashRing is made by snapshot() below, the only caller of its
-     * constructor, so the invariants the ring's design note lists are
-     * established here and nowhere else:
+     * Every HashRing is made by snapshot() below (or tableSnapshot() for a
+     * Maglev table), through finish(), the only caller of its constructor,
+     * so the invariants the ring's design note lists are established here
+     * and nowhere else:
      *   - members ascending by id: of() and apply() collect them in a
      *     TreeMap (String.compareTo is byte-wise on the ASCII ids), and a
      *     config change keeps the order it had;
      *   - vnodes[m] holds hash("id#i") of member m for i = 0 .. k-1, in index
-     *     order (hashVnodes), so a reweight keeps or drops a suffix;
+     *     order (hashVnodes), so a reweight keeps or drops a suffix; for
+     *     ketama, the 4 points of MD5("id-k") for k = 0 .. ks-1, in digest
+     *     order (Ketama.points), which also only gain or lose a suffix;
      *   - entries holds every distinct (point, member) pair, sorted, as
      *     (biasedPoint << 32) | memberIndex (entriesOf, and the merge in
      *     rebuild), so a collision group lists its nodes in ascending id
@@ -37,7 +42,8 @@ final class RingBuilder {
      *     of each point group, so the smallest id wins a collision;
      *   - at most HashRing.MAX_NODES members and HashRing.MAX_POINTS vnodes:
      *     checkLimits, before anything is hashed, so a refused change leaves
-     *     nothing behind.
+     *     nothing behind. (A Maglev table has no vnodes: its size is bounded
+     *     by RingConfig.)
      *
      * Incremental changes. A change hashes only the points a node gains
      * (a new node all of its own, a reweight up its new suffix, a reweight
@@ -47,6 +53,21 @@ final class RingBuilder {
      * c log c for c changed points. Nothing depends on the order of
      * operations: the entries, and so the ring, are a function of the set of
      * (id, weight) and the config.
+     *
+     * Ketama. A node's digest count depends on every weight (their sum) and
+     * on the node count, so one change can change every node's count. The
+     * incremental path needs no special case for it: rebuild() recomputes
+     * the wanted count of every member of the next version (pointCounts)
+     * and treats each member whose count changed as changed, keeping the
+     * prefix of points it had and digesting only the new ones. When every
+     * count moves (a node joins a ring of equal weights and a float rounding
+     * tips some counts from 40 to 39 or back), that is a rebuild of those
+     * members' entries, still exact, still no more digests than needed.
+     *
+     * Maglev. A table depends on every member, so each version fills its
+     * table afresh (Maglev.fill, about 1.5 ms for 100 nodes at
+     * M = 65537); what carries over is each kept member's offset and skip,
+     * so a change hashes only the members it adds (Maglev.permutations).
      */
 
     private static final int[] NO_INTS = new int[0];
@@ -58,6 +79,9 @@ final class RingBuilder {
     /** The empty ring at version 0. */
     static HashRing empty(RingConfig config) {
         Objects.requireNonNull(config, "config");
+        if (config.algorithm() == RingConfig.Algorithm.MAGLEV) {
+            return tableSnapshot(config, 0, new Node[0], NO_INTS, NO_INTS);
+        }
         return snapshot(config, 0, new Node[0], new int[0][], NO_LONGS);
     }
 
@@ -73,12 +97,14 @@ final class RingBuilder {
                 throw new IllegalArgumentException("node id appears twice: " + n.id());
             }
         }
-        checkLimits(byId.values(), config.vnodesPerWeight());
         Node[] members = byId.values().toArray(new Node[0]);
+        int[] want = checkLimits(config, members);
+        if (config.algorithm() == RingConfig.Algorithm.MAGLEV) {
+            return maglev(config, version, members, null);
+        }
         int[][] vnodes = new int[members.length][];
         for (int m = 0; m < members.length; m++) {
-            vnodes[m] = hashVnodes(config.hash(), members[m].id(), NO_INTS,
-                    (int) members[m].pointCount(config.vnodesPerWeight()));
+            vnodes[m] = placePoints(config, members[m].id(), NO_INTS, want[m]);
         }
         int[] all = new int[members.length];
         for (int m = 0; m < members.length; m++) {
@@ -118,8 +144,12 @@ final class RingBuilder {
         if (!changed) {
             return ring;
         }
-        checkLimits(next.values(), ring.config().vnodesPerWeight());
-        return rebuild(ring, next.values().toArray(new Node[0]));
+        Node[] members = next.values().toArray(new Node[0]);
+        int[] want = checkLimits(ring.config(), members);
+        if (ring.config().algorithm() == RingConfig.Algorithm.MAGLEV) {
+            return maglev(ring.config(), ring.version() + 1, members, ring);
+        }
+        return rebuild(ring, members, want);
     }
 
     /** {@code ring}'s membership under {@code newConfig}, one version later; {@code ring} itself for the same config. */
@@ -129,17 +159,26 @@ final class RingBuilder {
             return ring;
         }
         List<Node> members = Arrays.asList(ring.memberArray());
-        checkLimits(members, newConfig.vnodesPerWeight());
         return of(newConfig, ring.version() + 1, members);
     }
 
-    /** The next version of {@code ring} with members {@code next} (ascending by id), reusing every unchanged vnode. */
-    private static HashRing rebuild(HashRing ring, Node[] next) {
+    /** A Maglev table of {@code members}, reusing the permutations {@code previous} (or null) knows. */
+    private static HashRing maglev(RingConfig config, long version, Node[] members, HashRing previous) {
+        int size = config.maglevTableSize();
+        int[] perm = Maglev.permutations(members, size, previous);
+        return tableSnapshot(config, version, members, perm, Maglev.fill(members, perm, size));
+    }
+
+    /**
+     * The next version of {@code ring} with members {@code next} (ascending
+     * by id) placing {@code wantPoints[m]} points each, reusing every
+     * unchanged vnode.
+     */
+    private static HashRing rebuild(HashRing ring, Node[] next, int[] wantPoints) {
         RingConfig config = ring.config();
         Node[] members = ring.memberArray();
         int[][] vnodes = ring.vnodeHashes();
         long[] entries = ring.entries();
-        int vpw = config.vnodesPerWeight();
         int[][] nextVnodes = new int[next.length][];
         int[] oldToNew = new int[members.length];
         Arrays.fill(oldToNew, -1); // -1: removed or its points changed
@@ -151,19 +190,19 @@ final class RingBuilder {
             while (o < members.length && members[o].id().compareTo(n.id()) < 0) {
                 o++; // removed member
             }
-            int want = (int) n.pointCount(vpw);
+            int want = wantPoints[m];
             if (o < members.length && members[o].id().equals(n.id())) {
                 int[] had = vnodes[o];
                 if (had.length == want) {
                     nextVnodes[m] = had;
                     oldToNew[o] = m;
                 } else {
-                    nextVnodes[m] = hashVnodes(config.hash(), n.id(), had, want);
+                    nextVnodes[m] = placePoints(config, n.id(), had, want);
                     changedNew[changedCount++] = m;
                 }
                 o++;
             } else {
-                nextVnodes[m] = hashVnodes(config.hash(), n.id(), NO_INTS, want);
+                nextVnodes[m] = placePoints(config, n.id(), NO_INTS, want);
                 changedNew[changedCount++] = m;
             }
         }
@@ -196,6 +235,13 @@ final class RingBuilder {
             }
         }
         return kept;
+    }
+
+    /** The first {@code want} points of {@code id} under {@code config}, reusing those known in {@code had}. */
+    private static int[] placePoints(RingConfig config, String id, int[] had, int want) {
+        return config.algorithm() == RingConfig.Algorithm.KETAMA
+                ? Ketama.points(id, had, want)
+                : hashVnodes(config.hash(), id, had, want);
     }
 
     /** hash("id#i") for i < want, reusing the hashes already known in {@code had}. */
@@ -236,19 +282,42 @@ final class RingBuilder {
         return d == out.length ? out : Arrays.copyOf(out, d);
     }
 
-    private static void checkLimits(Collection<Node> nodes, int vnodesPerWeight) {
-        if (nodes.size() > HashRing.MAX_NODES) {
+    /**
+     * Refuses more than the node or point limit allows, and answers the
+     * points each member places (null for a Maglev table, which has none).
+     */
+    private static int[] checkLimits(RingConfig config, Node[] nodes) {
+        if (nodes.length > HashRing.MAX_NODES) {
             throw new RingException.LimitExceeded(
-                    "the ring may hold at most " + HashRing.MAX_NODES + " nodes: " + nodes.size());
+                    "the ring may hold at most " + HashRing.MAX_NODES + " nodes: " + nodes.length);
+        }
+        if (config.algorithm() == RingConfig.Algorithm.MAGLEV) {
+            return null;
+        }
+        long[] counts = new long[nodes.length];
+        if (config.algorithm() == RingConfig.Algorithm.KETAMA) {
+            int[] ketama = Ketama.pointCounts(nodes);
+            for (int m = 0; m < nodes.length; m++) {
+                counts[m] = ketama[m];
+            }
+        } else {
+            for (int m = 0; m < nodes.length; m++) {
+                counts[m] = nodes[m].pointCount(config.vnodesPerWeight());
+            }
         }
         long total = 0;
-        for (Node n : nodes) {
-            total += n.pointCount(vnodesPerWeight);
+        for (long c : counts) {
+            total += c;
         }
         if (total > HashRing.MAX_POINTS) {
             throw new RingException.LimitExceeded(
                     "the ring may hold at most " + HashRing.MAX_POINTS + " points: " + total);
         }
+        int[] want = new int[nodes.length];
+        for (int m = 0; m < nodes.length; m++) {
+            want[m] = (int) counts[m]; // each at most the total, so it fits
+        }
+        return want;
     }
 
     /**
@@ -284,6 +353,25 @@ final class RingBuilder {
             }
         }
 
+        return finish(config, version, members, vnodes, entries, vnodeCount, points, owners, owns, 0, null);
+    }
+
+    /**
+     * A Maglev snapshot: {@code table[e]} is the member of entry e (empty
+     * without members), {@code perm} each member's offset and skip.
+     */
+    private static HashRing tableSnapshot(RingConfig config, long version, Node[] members, int[] perm, int[] table) {
+        boolean[] owns = new boolean[members.length];
+        for (int m : table) {
+            owns[m] = true;
+        }
+        return finish(config, version, members, new int[0][], NO_LONGS, table.length, NO_INTS, table, owns,
+                table.length, perm);
+    }
+
+    /** Works out the zone classes and counts the preference walks need, and makes the snapshot. */
+    private static HashRing finish(RingConfig config, long version, Node[] members, int[][] vnodes, long[] entries,
+            long vnodeCount, int[] points, int[] owners, boolean[] owns, int tableSize, int[] perm) {
         // Zone classes: members of one zone share a class; each zoneless member has its own.
         Map<String, Integer> zoneIds = new HashMap<>();
         int[] zoneClass = new int[members.length];
@@ -310,6 +398,6 @@ final class RingBuilder {
             }
         }
         return new HashRing(config, version, members, vnodes, entries, vnodeCount, points, owners,
-                owningCount, zoneClass, owningZones.size());
+                owningCount, zoneClass, owningZones.size(), tableSize, perm);
     }
 }

@@ -17,6 +17,11 @@ import java.util.Objects;
  * old and new owner are merged. From or to an empty ring, the owner on the
  * empty side is {@code null}. A diff keeps every range, or only the first few
  * asked for (the count, the moved count and the flows are always whole).
+ *
+ * <p>When either side is a Maglev table the moved count and the flows are
+ * just as exact, but no ranges are listed: the values of one entry are
+ * spread over the whole space ({@code e, e + M, ...}), so the ranges would
+ * number in the hundreds of millions. {@link #rangesListed()} tells which.
  */
 public final class RingDiff {
 
@@ -26,7 +31,9 @@ public final class RingDiff {
      * owners are constant: [0, u0] and (um, 2^32-1] belong to index 0 of each
      * ring (the wrap arc), and (u(j-1), uj] to the first point >= uj of each.
      * One pass over the two sorted point arrays visits every segment once,
-     * so a diff is linear in the sizes of the two rings.
+     * so a diff is linear in the sizes of the two rings. When a Maglev table
+     * is involved, TableDiff counts the flows (its design note says how) and
+     * rangesListed is false.
      */
 
     private final long fromVersion;
@@ -38,9 +45,10 @@ public final class RingDiff {
     private final long[] ends;
     private final String[] rangeFrom;
     private final String[] rangeTo;
+    private final boolean rangesListed;
 
     private RingDiff(long fromVersion, long toVersion, long movedCount, int rangeCount, List<Flow> flows,
-            long[] starts, long[] ends, String[] rangeFrom, String[] rangeTo) {
+            long[] starts, long[] ends, String[] rangeFrom, String[] rangeTo, boolean rangesListed) {
         this.fromVersion = fromVersion;
         this.toVersion = toVersion;
         this.movedCount = movedCount;
@@ -50,6 +58,7 @@ public final class RingDiff {
         this.ends = ends;
         this.rangeFrom = rangeFrom;
         this.rangeTo = rangeTo;
+        this.rangesListed = rangesListed;
     }
 
     /** One entry of the flow matrix: {@code count} hash values move from {@code from} to {@code to}. */
@@ -74,20 +83,81 @@ public final class RingDiff {
         if (keepRanges < 0) {
             throw new IllegalArgumentException("keepRanges must be >= 0: " + keepRanges);
         }
+        if (a.isTable() || b.isTable()) {
+            return betweenTables(a, b, TableDiff.Method.CHEAPER);
+        }
         Walk w = new Walk(a, b, keepRanges);
         w.run();
-        List<Flow> flows = new ArrayList<>(w.flows.size());
-        for (Map.Entry<List<String>, long[]> e : w.flows.entrySet()) {
+        int n = w.size;
+        return new RingDiff(a.version(), b.version(), w.moved, w.count, sorted(w.flows),
+                Arrays.copyOf(w.starts, n), Arrays.copyOf(w.ends, n),
+                Arrays.copyOf(w.from, n), Arrays.copyOf(w.to, n), true);
+    }
+
+    /** Counts and flows only, when a Maglev table is involved; {@code method} is for tests. */
+    static RingDiff betweenTables(HashRing a, HashRing b, TableDiff.Method method) {
+        Node[] from = a.memberArray();
+        Node[] to = b.memberArray();
+        // same[x]: the index in b of a's member x, -1 if b lacks it
+        int[] same = new int[from.length];
+        for (int x = 0, y = 0; x < from.length; x++) {
+            while (y < to.length && to[y].id().compareTo(from[x].id()) < 0) {
+                y++;
+            }
+            same[x] = y < to.length && to[y].id().equals(from[x].id()) ? y : -1;
+        }
+        // counts by (x + 1, y + 1), index 0 standing for "no node": a matrix while small, else a map
+        int width = to.length + 1;
+        long cells = (long) (from.length + 1) * width;
+        long[] matrix = cells <= (1 << 22) ? new long[(int) cells] : null;
+        Map<Long, long[]> sparse = matrix == null ? new HashMap<>() : null;
+        long[] moved = new long[1];
+        TableDiff.flows(a, b, (x, y, count) -> {
+            if (x >= 0 && y >= 0 && same[x] == y) {
+                return; // stays
+            }
+            moved[0] += count;
+            long cell = (long) (x + 1) * width + (y + 1);
+            if (matrix != null) {
+                matrix[(int) cell] += count;
+            } else {
+                sparse.computeIfAbsent(cell, k -> new long[1])[0] += count;
+            }
+        }, method);
+        List<Flow> flows = new ArrayList<>();
+        if (matrix != null) {
+            for (int cell = 0; cell < matrix.length; cell++) {
+                if (matrix[cell] != 0) {
+                    flows.add(flow(from, to, cell, width, matrix[cell]));
+                }
+            }
+        } else {
+            sparse.forEach((cell, count) -> flows.add(flow(from, to, cell, width, count[0])));
+        }
+        flows.sort(FLOW_ORDER);
+        return new RingDiff(a.version(), b.version(), moved[0], 0, List.copyOf(flows), new long[0], new long[0],
+                new String[0], new String[0], false);
+    }
+
+    private static Flow flow(Node[] from, Node[] to, long cell, int width, long count) {
+        int x = (int) (cell / width) - 1;
+        int y = (int) (cell % width) - 1;
+        return new Flow(x < 0 ? null : from[x].id(), y < 0 ? null : to[y].id(), count);
+    }
+
+    private static final Comparator<String> IDS = Comparator.nullsFirst(Comparator.naturalOrder());
+    /** By count descending, then from, then to (ids byte-wise, null first). */
+    private static final Comparator<Flow> FLOW_ORDER = Comparator.comparingLong(Flow::count).reversed()
+            .thenComparing(Flow::from, IDS)
+            .thenComparing(Flow::to, IDS);
+
+    private static List<Flow> sorted(Map<List<String>, long[]> counts) {
+        List<Flow> flows = new ArrayList<>(counts.size());
+        for (Map.Entry<List<String>, long[]> e : counts.entrySet()) {
             flows.add(new Flow(e.getKey().get(0), e.getKey().get(1), e.getValue()[0]));
         }
-        Comparator<String> ids = Comparator.nullsFirst(Comparator.naturalOrder());
-        flows.sort(Comparator.comparingLong(Flow::count).reversed()
-                .thenComparing(Flow::from, ids)
-                .thenComparing(Flow::to, ids));
-        int n = w.size;
-        return new RingDiff(a.version(), b.version(), w.moved, w.count, List.copyOf(flows),
-                Arrays.copyOf(w.starts, n), Arrays.copyOf(w.ends, n),
-                Arrays.copyOf(w.from, n), Arrays.copyOf(w.to, n));
+        flows.sort(FLOW_ORDER);
+        return List.copyOf(flows);
     }
 
     private static final class Walk {
@@ -226,9 +296,18 @@ public final class RingDiff {
         return flows;
     }
 
-    /** The number of merged moved ranges, whether kept or not. */
+    /** The number of merged moved ranges, whether kept or not; 0 when they are not listed. */
     public int rangeCount() {
         return rangeCount;
+    }
+
+    /**
+     * Whether the moved ranges are listed: true between two rings, false
+     * when either side is a Maglev table (the counts and flows are exact
+     * either way, and then there are no ranges to read).
+     */
+    public boolean rangesListed() {
+        return rangesListed;
     }
 
     /** The number of ranges this diff kept: all of them, or the first {@code keepRanges} asked for. */

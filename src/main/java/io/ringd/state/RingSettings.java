@@ -7,12 +7,14 @@ import io.ringd.ring.RingConfig;
  * The settings of one ring, as the API shows them: the hash function, the
  * points per unit of weight, the placement algorithm and the Maglev table
  * size. Values are validated by {@link SettingsPatch}; {@link #toConfig()}
- * refuses those not implemented yet.
+ * maps them to the library's {@link RingConfig} (docs/ring.md sections 14
+ * and 15 for ketama and Maglev).
  *
- * @param hash            {@code md5}, {@code murmur3}, {@code sha256} (or {@code ketama}, not supported yet)
- * @param vnodesPerWeight points per unit of weight, 1 .. 4096
- * @param algorithm       {@code ring} (or {@code maglev}, not supported yet)
- * @param maglevTableSize a prime between 1,009 and 5,000,011
+ * @param hash            {@code md5}, {@code murmur3}, {@code sha256} or {@code ketama} (libketama's placement
+ *                        with {@code ring}; with {@code maglev}, only libketama's key hash)
+ * @param vnodesPerWeight points per unit of weight, 1 .. 4096 (used by {@code ring} with md5, murmur3, sha256)
+ * @param algorithm       {@code ring} or {@code maglev}
+ * @param maglevTableSize a prime between 1,009 and 5,000,011 (used by {@code maglev})
  */
 public record RingSettings(String hash, int vnodesPerWeight, String algorithm, int maglevTableSize) {
 
@@ -28,10 +30,10 @@ public record RingSettings(String hash, int vnodesPerWeight, String algorithm, i
     /**
      * The library config for these settings.
      *
-     * @throws InvalidInputException if a value is not supported
+     * @throws InvalidInputException naming the field of a bad value
      */
     public RingConfig toConfig() {
-        SettingsPatch.checkSupported(this);
+        SettingsPatch.validate(this);
         return RingConfig.of(hash, vnodesPerWeight, algorithm, maglevTableSize);
     }
 }

@@ -2,7 +2,6 @@ package io.ringd.state;
 
 import java.util.List;
 
-import io.ringd.ring.KeyHashes;
 import io.ringd.ring.RingConfig;
 
 /**
@@ -15,12 +14,12 @@ import io.ringd.ring.RingConfig;
  */
 public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorithm, Integer maglevTableSize) {
 
-    /** Every hash name the API knows, implemented or not. */
-    public static final List<String> HASHES = List.of("md5", "murmur3", "sha256", "ketama");
-    /** Every algorithm name the API knows, implemented or not. */
-    public static final List<String> ALGORITHMS = List.of("ring", "maglev");
+    /** Every hash name the API knows, each implemented ({@code ketama} is libketama's placement). */
+    public static final List<String> HASHES = RingConfig.SETTINGS_HASHES;
+    /** Every algorithm name the API knows, each implemented. */
+    public static final List<String> ALGORITHMS = RingConfig.SETTINGS_ALGORITHMS;
     public static final int MIN_MAGLEV_TABLE_SIZE = 1_009;
-    public static final int MAX_MAGLEV_TABLE_SIZE = 5_000_011;
+    public static final int MAX_MAGLEV_TABLE_SIZE = RingConfig.MAX_MAGLEV_TABLE_SIZE;
 
     /**
      * {@code base} with this patch applied, validated.
@@ -37,16 +36,21 @@ public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorit
         return s;
     }
 
-    /** Checks every value is well-formed and implemented. */
+    /**
+     * Checks every value, whatever the algorithm (a value the algorithm does
+     * not use is kept, and must be valid when it is switched to).
+     *
+     * @throws InvalidInputException naming the field at fault, with the value
+     */
     public static void validate(RingSettings s) {
-        if (!HASHES.contains(s.hash())) {
+        if (s.hash() == null || !HASHES.contains(s.hash())) {
             throw new InvalidInputException("hash", "hash must be one of " + HASHES + ": " + s.hash());
         }
         if (s.vnodesPerWeight() < 1 || s.vnodesPerWeight() > RingConfig.MAX_VNODES_PER_WEIGHT) {
             throw new InvalidInputException("vnodesPerWeight",
                     "vnodesPerWeight must be in [1, 4096]: " + s.vnodesPerWeight());
         }
-        if (!ALGORITHMS.contains(s.algorithm())) {
+        if (s.algorithm() == null || !ALGORITHMS.contains(s.algorithm())) {
             throw new InvalidInputException("algorithm",
                     "algorithm must be one of " + ALGORITHMS + ": " + s.algorithm());
         }
@@ -54,18 +58,6 @@ public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorit
         if (m < MIN_MAGLEV_TABLE_SIZE || m > MAX_MAGLEV_TABLE_SIZE || !isPrime(m)) {
             throw new InvalidInputException("maglevTableSize",
                     "maglevTableSize must be a prime between 1009 and 5000011: " + m);
-        }
-        checkSupported(s);
-    }
-
-    static void checkSupported(RingSettings s) {
-        if (!KeyHashes.names().contains(s.hash())) {
-            throw new InvalidInputException("hash", "hash " + s.hash() + " is not supported yet; supported: "
-                    + KeyHashes.names());
-        }
-        if (!RingSettings.RING.equals(s.algorithm())) {
-            throw new InvalidInputException("algorithm", "algorithm " + s.algorithm()
-                    + " is not supported yet; supported: [ring]");
         }
     }
 

@@ -377,8 +377,8 @@ class MembershipApiTest extends RealServerTest {
     void putSettings_refusesWhatIsNotImplementedOrMalformed_andChangesNothing() {
         putAll("A:1", "B:1");
         Snap before = snap();
-        assertProblem(adminJson("{\"hash\":\"ketama\"}").put("/settings"), 400, "hash");
-        assertProblem(adminJson("{\"algorithm\":\"maglev\"}").put("/settings"), 400, "algorithm");
+        assertProblem(adminJson("{\"hash\":\"Ketama\"}").put("/settings"), 400, "hash");
+        assertProblem(adminJson("{\"algorithm\":\"Maglev\"}").put("/settings"), 400, "algorithm");
         assertProblem(adminJson("{\"hash\":\"crc32\"}").put("/settings"), 400, "hash");
         assertProblem(adminJson("{\"hash\":5}").put("/settings"), 400, "hash");
         assertProblem(adminJson("{\"algorithm\":\"jump\"}").put("/settings"), 400, "algorithm");

@@ -59,9 +59,9 @@ class RingServiceTest {
         assertThatThrownBy(() -> s.apply(List.of(Change.put(Node.of("b", 1)), Change.remove("zz")), null))
                 .isInstanceOf(RingException.UnknownNode.class);
         assertThatThrownBy(() -> s.put(Node.of("b", 1), 0L)).isInstanceOf(VersionException.Mismatch.class);
-        assertThatThrownBy(() -> s.updateSettings(new SettingsPatch("ketama", null, null, null), null))
-                .isInstanceOf(InvalidInputException.class).hasMessageContaining("not supported");
-        assertThatThrownBy(() -> s.updateSettings(new SettingsPatch(null, null, "maglev", null), null))
+        assertThatThrownBy(() -> s.updateSettings(new SettingsPatch("crc32", null, null, null), null))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("crc32");
+        assertThatThrownBy(() -> s.updateSettings(new SettingsPatch(null, null, "jump", null), null))
                 .isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> s.updateSettings(new SettingsPatch(null, null, null, 1010), null))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("prime");

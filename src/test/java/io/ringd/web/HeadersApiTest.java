@@ -65,7 +65,7 @@ class HeadersApiTest extends RealServerTest {
         errors.put("401", api().contentType("application/json").body("{\"weight\":1}").put("/nodes/A"));
         errors.put("404 delete", admin().delete("/nodes/nope"));
         errors.put("412", adminJson("{\"weight\":5}").header("If-Match", Long.toString(v - 1)).put("/nodes/A"));
-        errors.put("400 settings", adminJson("{\"hash\":\"ketama\"}").put("/settings"));
+        errors.put("400 settings", adminJson("{\"hash\":\"crc32\"}").put("/settings"));
         errors.put("404 batch", batch("[{\"op\":\"remove\",\"id\":\"nope\"}]"));
         errors.put("405", api().delete("/ring"));
         errors.put("415", admin().contentType("text/plain").body("weight=1").put("/nodes/A"));

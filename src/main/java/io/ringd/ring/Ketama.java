@@ -1,0 +1,105 @@
+package io.ringd.ring;
+
+import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+
+/**
+ * libketama's points (docs/ring.md section 14): how many digests each
+ * member gets, and the points a digest gives.
+ */
+final class Ketama {
+
+    /*
+     * Design note. This follows ketama_create_continuum in libketama's
+     * ketama.c, where every server gets
+     *
+     *     float pct = (float) slist[i].memory / (float) memory;
+     *     unsigned int ks = floorf(pct * 40.0 * (float) numservers);
+     *
+     * digests. The arithmetic is reproduced type for type: the quotient is a
+     * float division of two floats; pct * 40.0 * (float) n is evaluated in
+     * double (40.0 is a double literal, so pct and (float) n are widened, as
+     * with FLT_EVAL_METHOD 0 on x86-64 and ARM64); floorf takes a float, so
+     * the double product is first rounded to the nearest float and then
+     * floored. That rounding matters: with n equal weights pct is
+     * (float) 1 / (float) n, and for n = 61, 122, 237, ... the product is
+     * just under 40 by more than half a float ulp, so those nodes get 39
+     * digests, not 40 (libketama does the same). ringd adds "at least 1",
+     * which libketama lacks (a server with a tiny weight gets none there).
+     * libketama's memory is an integer; ringd's weights are doubles, summed
+     * in double in ascending id order (exact for whole weights, as
+     * libketama's integers are) before the cast to float.
+     *
+     * Digest k of node X is MD5("X-k") (sprintf "%s-%d"), and gives four
+     * points, bytes 4j .. 4j+3 read little-endian for j = 0 .. 3. The points
+     * of digest k depend only on X and k, so when a node's digest count
+     * changes (its weight, or the sum of weights, or the node count
+     * changed) its points gain or lose a suffix of whole digests: the
+     * builder keeps the prefix and digests only the new ones.
+     */
+
+    /** Points per digest. */
+    static final int POINTS_PER_DIGEST = 4;
+
+    private static final ThreadLocal<MessageDigest> MD5 =
+            ThreadLocal.withInitial(() -> KeyHashes.newDigest("MD5"));
+
+    private Ketama() {
+    }
+
+    /**
+     * The digests a member of weight {@code weight} gets, libketama's
+     * {@code ks}: {@code floorf(pct * 40.0 * (float) nodeCount)} with
+     * {@code pct = (float) weight / (float) sumOfWeights}, at least 1.
+     */
+    static int digests(double weight, double sumOfWeights, int nodeCount) {
+        float pct = (float) weight / (float) sumOfWeights;
+        double product = pct * 40.0 * (float) nodeCount;
+        float rounded = (float) product; // floorf takes a float: the double is rounded first
+        return Math.max(1, (int) Math.floor(rounded));
+    }
+
+    /** The points each member places, 4 per digest; {@code members} ascending by id. */
+    static int[] pointCounts(Node[] members) {
+        double sum = 0;
+        for (Node n : members) {
+            sum += n.weight();
+        }
+        int[] out = new int[members.length];
+        for (int m = 0; m < members.length; m++) {
+            out[m] = POINTS_PER_DIGEST * digests(members[m].weight(), sum, members.length);
+        }
+        return out;
+    }
+
+    /**
+     * The first {@code want} points of {@code id} (a multiple of 4), reusing
+     * the ones already known in {@code had}, in digest order.
+     */
+    static int[] points(String id, int[] had, int want) {
+        if (want <= had.length) {
+            return Arrays.copyOf(had, want);
+        }
+        int[] out = Arrays.copyOf(had, want);
+        MessageDigest md = MD5.get();
+        byte[] d = new byte[16];
+        StringBuilder label = new StringBuilder(id.length() + 8).append(id).append('-');
+        int prefix = label.length();
+        for (int k = had.length / POINTS_PER_DIGEST; k < want / POINTS_PER_DIGEST; k++) {
+            label.setLength(prefix);
+            md.update(label.append(k).toString().getBytes(StandardCharsets.US_ASCII));
+            try {
+                md.digest(d, 0, 16);
+            } catch (DigestException e) {
+                throw new IllegalStateException("MD5 failed to digest", e); // cannot happen: 16 bytes fit
+            }
+            for (int j = 0; j < POINTS_PER_DIGEST; j++) {
+                out[k * POINTS_PER_DIGEST + j] = (d[4 * j + 3] & 0xff) << 24 | (d[4 * j + 2] & 0xff) << 16
+                        | (d[4 * j + 1] & 0xff) << 8 | (d[4 * j] & 0xff);
+            }
+        }
+        return out;
+    }
+}
