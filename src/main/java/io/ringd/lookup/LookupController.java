@@ -11,8 +11,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import io.ringd.ring.HashRing;
 import io.ringd.state.LookupEvents;
+import io.ringd.state.NodeLoads;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
 import io.ringd.web.ApiDocs;
@@ -30,7 +33,10 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 /**
  * Where keys live: {@code /route} and {@code /preference}. A lookup reads the
  * ring once (the state the ring headers were set from, or a kept version for
- * {@code ?version=}) and hashes its key once.
+ * {@code ?version=}) and hashes its key once. With {@code ?bound=c}, a route
+ * answers the first node of the key's preference order within its bound
+ * ({@link BoundedLoad}); every key answered at the current version counts in
+ * the routed node's load.
  */
 @RestController
 @RingApi
@@ -45,17 +51,31 @@ class LookupController {
             + "as %2E or %2E%2E, or as ?key=: many HTTP clients normalize such path segments away.";
     static final String VERSION = "Answer at this older version (kept: at least the last 100); "
             + "the current one when absent.";
+    static final String BOUND = "Bounded load: answer the first node of the key's preference order whose load "
+            + "is at most bound times the mean load over all nodes (the primary if none is), and say how many "
+            + "nodes were skipped. A number c with 1 < c <= 10. Loads are each node's decayed count of routed "
+            + "keys, or the load reported with PUT /nodes/{id}/load (see GET /loads). Answers at the current "
+            + "version only: with a version other than the current one, 400.";
 
     private final RingService ring;
     private final LookupEvents events;
+    private final NodeLoads loads;
 
-    LookupController(RingService ring, ObjectProvider<LookupEvents> events) {
+    LookupController(RingService ring, ObjectProvider<LookupEvents> events, ObjectProvider<NodeLoads> loads) {
         this.ring = ring;
         this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
+        this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
     }
 
-    /** {@code {"key","node","hash","version"}}. */
-    record RouteAnswer(String key, String node, long hash, long version) {
+    /** {@code {"key","node","hash","version"}}, and {@code "skipped"} with {@code ?bound=}. */
+    record RouteAnswer(String key, String node, long hash, long version,
+            @Schema(description = "Only with bound: how many nodes of the key's preference order were passed "
+                    + "over (all of them when none was within the bound and the primary answers)", example = "1")
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer skipped) {
+
+        RouteAnswer(String key, String node, long hash, long version) {
+            this(key, node, hash, version, null);
+        }
     }
 
     /** {@code {"key","nodes","version"}}. */
@@ -71,31 +91,38 @@ class LookupController {
 
     @GetMapping("/route/{key}")
     @Operation(summary = "The node that owns a key", description = "The owner of the first ring point at or after "
-            + "the key's hash, wrapping past the last point.")
+            + "the key's hash, wrapping past the last point. With bound, the first node of the key's preference "
+            + "order within its bound, and skipped.")
     @ApiResponse(responseCode = "200", description = "The owner")
-    @ApiResponse(responseCode = "400", description = "Bad key or version")
+    @ApiResponse(responseCode = "400", description = "Bad key, version or bound, or bound with an older version")
     @ApiResponse(responseCode = "404", description = "Version never made")
     @ApiResponse(responseCode = "410", description = "Version no longer kept")
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     RouteAnswer route(@Parameter(description = KEY, example = "user%2F42") @PathVariable String key,
             @Parameter(description = VERSION, example = "7") @RequestParam(required = false) Long version,
+            @Parameter(description = BOUND, example = "1.25", schema = @Schema(type = "number", format = "double",
+                    exclusiveMinimumValue = 1, maximum = "10"))
+            @RequestParam(required = false) String bound,
             @Parameter(hidden = true) RingState current) {
-        return routeKey(Keys.check(key, "key"), at(current, version));
+        return answer(Keys.check(key, "key"), version, bound, current);
     }
 
     @GetMapping(path = "/route", params = "key")
     @Operation(summary = "The node that owns a key given as ?key=", description = "The same answer as "
-            + "/route/{key}; the key is form-decoded ('+' is a space).")
+            + "/route/{key}, bound included; the key is form-decoded ('+' is a space).")
     @ApiResponse(responseCode = "200", description = "The owner")
-    @ApiResponse(responseCode = "400", description = "Bad key or version")
+    @ApiResponse(responseCode = "400", description = "Bad key, version or bound, or bound with an older version")
     @ApiResponse(responseCode = "404", description = "Version never made")
     @ApiResponse(responseCode = "410", description = "Version no longer kept")
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     RouteAnswer routeQuery(@Parameter(description = "The key, form-encoded", example = "user/42")
             @RequestParam String key,
             @Parameter(description = VERSION, example = "7") @RequestParam(required = false) Long version,
+            @Parameter(description = BOUND, example = "1.25", schema = @Schema(type = "number", format = "double",
+                    exclusiveMinimumValue = 1, maximum = "10"))
+            @RequestParam(required = false) String bound,
             @Parameter(hidden = true) RingState current) {
-        return routeKey(Keys.check(key, "key"), at(current, version));
+        return answer(Keys.check(key, "key"), version, bound, current);
     }
 
     @GetMapping({"/route/", "/preference/"})
@@ -109,10 +136,31 @@ class LookupController {
         return version == null ? current.ring() : Fields.named("version", () -> ring.ringAt(version));
     }
 
+    /** A checked key's route: plain, or bounded when {@code bound} is given. */
+    private RouteAnswer answer(String key, Long version, String bound, RingState current) {
+        if (bound == null) {
+            return routeKey(key, at(current, version));
+        }
+        double c = BoundedLoad.parseBound(bound);
+        HashRing r = current.ring();
+        if (version != null && version != r.version()) {
+            throw ApiException.badRequest("bound answers at the current version only (" + r.version()
+                    + "): loads are known for the current ring alone; leave out version or bound", "bound");
+        }
+        long hash = r.hash(key);
+        r.routeHash(hash); // an empty ring answers 503 before any load is read
+        BoundedLoad.Choice choice = BoundedLoad.choose(r, hash, c, loads.read());
+        events.routed(r.version(), choice.node());
+        events.bounded(r.version(), choice.skipped());
+        loads.routed(r.version(), choice.node());
+        return new RouteAnswer(key, choice.node(), hash, r.version(), choice.skipped());
+    }
+
     private RouteAnswer routeKey(String key, HashRing r) {
         long hash = r.hash(key);
         String node = r.routeHash(hash);
         events.routed(r.version(), node); // counted only when r is the current version
+        loads.routed(r.version(), node); // likewise
         return new RouteAnswer(key, node, hash, r.version());
     }
 
@@ -135,6 +183,7 @@ class LookupController {
             String node = r.route(key);
             routes.add(new KeyNode(key, node));
             events.routed(r.version(), node);
+            loads.routed(r.version(), node);
         }
         return new BatchAnswer(r.version(), routes);
     }

@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ringd.ring.Ownership;
+import io.ringd.state.NodeLoads;
 import io.ringd.state.RingListener;
 import io.ringd.state.RingState;
 import io.ringd.state.LookupEvents;
@@ -27,7 +29,8 @@ public class RingMetrics implements RingListener, LookupEvents {
     /*
      * Names as Prometheus shows them: ringd_ring_version, ringd_nodes,
      * ringd_points, ringd_routes_total{node}, ringd_ownership_share{node},
-     * ringd_node_points{node}, ringd_node_weight{node},
+     * ringd_node_points{node}, ringd_node_weight{node}, ringd_node_load{node},
+     * ringd_bounded_routes_total, ringd_bounded_skips_total,
      * ringd_membership_changes_total{op}, ringd_stale_requests_total,
      * ringd_client_version_lag (summary with buckets) and
      * ringd_ring_info{fingerprint,hash,algorithm}.
@@ -37,9 +40,14 @@ public class RingMetrics implements RingListener, LookupEvents {
      */
 
     private final MeterRegistry registry;
+    private final NodeLoads loads;
     private final Counter stale;
+    private final Counter boundedRoutes;
+    private final Counter boundedSkips;
     private final DistributionSummary lag;
     private final Map<RingListener.Op, Counter> changes = new EnumMap<>(RingListener.Op.class);
+    /** From a version's commit by another instance to its swap here (shared stores only). */
+    private final io.micrometer.core.instrument.Timer followed;
 
     private volatile long version = -1;
     private volatile int nodes;
@@ -48,8 +56,9 @@ public class RingMetrics implements RingListener, LookupEvents {
     private volatile Map<String, NodeMeters> byNode = Map.of();
     private Gauge info;
 
-    public RingMetrics(MeterRegistry registry) {
+    public RingMetrics(MeterRegistry registry, ObjectProvider<NodeLoads> loads) {
         this.registry = registry;
+        this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
         Gauge.builder("ringd.ring.version", this, m -> m.version)
                 .description("The ring version this instance serves").register(registry);
         Gauge.builder("ringd.nodes", this, m -> m.nodes).description("Members of the ring").register(registry);
@@ -61,6 +70,14 @@ public class RingMetrics implements RingListener, LookupEvents {
                 .description("How many versions behind a stale client is")
                 .serviceLevelObjectives(1, 2, 3, 5, 10, 20, 50, 100, 1000)
                 .register(registry);
+        this.boundedRoutes = Counter.builder("ringd.bounded.routes")
+                .description("Keys answered by /route with bound at the current version").register(registry);
+        this.boundedSkips = Counter.builder("ringd.bounded.skips")
+                .description("Nodes passed over by those answers, over their bound").register(registry);
+        this.followed = io.micrometer.core.instrument.Timer.builder("ringd.store.apply")
+                .description("From a version's commit by another instance to this instance serving it")
+                .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofNanos(100_000))
+                .maximumExpectedValue(java.time.Duration.ofSeconds(60)).register(registry);
         for (RingListener.Op op : new RingListener.Op[] {Op.PUT, Op.REMOVE, Op.BATCH, Op.SETTINGS}) {
             changes.put(op, Counter.builder("ringd.membership.changes").tag("op", op.name().toLowerCase())
                     .description("Accepted changes that made a new version, by operation").register(registry));
@@ -73,11 +90,12 @@ public class RingMetrics implements RingListener, LookupEvents {
         final Gauge share;
         final Gauge pointsGauge;
         final Gauge weightGauge;
+        final Gauge loadGauge;
         volatile double ownershipShare;
         volatile double nodePoints;
         volatile double weight;
 
-        NodeMeters(MeterRegistry registry, String node) {
+        NodeMeters(MeterRegistry registry, String node, NodeLoads loads) {
             routes = Counter.builder("ringd.routes").tag("node", node)
                     .description("Keys answered with this node by /route at the current version").register(registry);
             share = Gauge.builder("ringd.ownership.share", this, m -> m.ownershipShare).tag("node", node)
@@ -86,10 +104,13 @@ public class RingMetrics implements RingListener, LookupEvents {
                     .description("Ring points this node owns, after collisions").register(registry);
             weightGauge = Gauge.builder("ringd.node.weight", this, m -> m.weight).tag("node", node)
                     .description("This node's weight").register(registry);
+            loadGauge = Gauge.builder("ringd.node.load", loads, l -> l.load(node)).tag("node", node)
+                    .description("This node's load as bounded lookups see it: reported, or its decayed count")
+                    .strongReference(true).register(registry);
         }
 
         void removeFrom(MeterRegistry registry) {
-            for (Meter m : new Meter[] {routes, share, pointsGauge, weightGauge}) {
+            for (Meter m : new Meter[] {routes, share, pointsGauge, weightGauge, loadGauge}) {
                 registry.remove(m);
             }
         }
@@ -97,6 +118,9 @@ public class RingMetrics implements RingListener, LookupEvents {
 
     @Override
     public synchronized void ringSwapped(RingState previous, RingState current, Op op) {
+        if (op == Op.FOLLOW && current.committedAt() != null) {
+            followed.record(java.time.Duration.between(current.committedAt(), java.time.Instant.now()).abs());
+        }
         Ownership ownership = current.ring().ownership();
         Map<String, NodeMeters> old = byNode;
         Map<String, NodeMeters> next = new HashMap<>();
@@ -104,7 +128,7 @@ public class RingMetrics implements RingListener, LookupEvents {
             String id = s.node().id();
             NodeMeters m = old.get(id);
             if (m == null) {
-                m = new NodeMeters(registry, id);
+                m = new NodeMeters(registry, id, loads);
             }
             m.ownershipShare = s.share();
             m.nodePoints = s.points();
@@ -142,6 +166,14 @@ public class RingMetrics implements RingListener, LookupEvents {
             if (m != null) {
                 m.routes.increment();
             }
+        }
+    }
+
+    @Override
+    public void bounded(long atVersion, int skipped) {
+        if (atVersion == version) {
+            boundedRoutes.increment();
+            boundedSkips.increment(skipped);
         }
     }
 

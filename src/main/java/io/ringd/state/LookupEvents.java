@@ -1,9 +1,9 @@
 package io.ringd.state;
 
 /**
- * What serving lookups reports for the metrics: keys routed and clients
- * that hold an older version. Implementations only count; they are called on
- * the request path.
+ * What serving lookups reports for the metrics: keys routed, bounded-load
+ * answers and clients that hold an older version. Implementations only
+ * count; they are called on the request path.
  */
 public interface LookupEvents {
 
@@ -20,9 +20,18 @@ public interface LookupEvents {
 
     /**
      * A key answered with {@code node} at {@code version}; only answers at
-     * the current version count, so callers report every one.
+     * the current version count, so callers report every one. A bounded-load
+     * answer reports the node that answered, and also {@link #bounded}.
      */
     void routed(long version, String node);
+
+    /**
+     * A bounded-load answer ({@code /route?bound=c}) at {@code version} that
+     * passed over {@code skipped} nodes of the key's preference order; like
+     * {@link #routed}, only answers at the current version count.
+     */
+    default void bounded(long version, int skipped) {
+    }
 
     /** A request from a client {@code lag} versions behind. */
     void stale(long lag);

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -37,7 +38,7 @@ public final class RingService {
     static final long CACHED_POINTS = 2 * HashRing.MAX_POINTS;
 
     /** Attempts of one write against concurrent writers through other instances. */
-    static final int WRITE_ATTEMPTS = 16;
+    static final int WRITE_ATTEMPTS = 32;
 
     private final Clock clock;
     private final RingStore store;
@@ -370,10 +371,25 @@ public final class RingService {
                                 + " attempts against concurrent writers", e);
                     }
                     follow(e.latest());
+                    backOff(attempt);
                 }
             }
         } finally {
             writes.unlock();
+        }
+    }
+
+    /**
+     * A pause of random length before trying a write again, growing with the
+     * attempts (up to 64 ms), so that writers through different instances do
+     * not keep colliding in step. Lookups go on meanwhile: they take no lock.
+     */
+    private static void backOff(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextInt(1 << Math.min(attempt, 6)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("interrupted while retrying a write", e);
         }
     }
 

@@ -93,4 +93,22 @@ class LookupControllerTest {
         mvc.perform(post("/route").contentType(MediaType.APPLICATION_JSON).content("{\"key\":[\"a\"]}"))
                 .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("key"));
     }
+
+    @Test
+    void boundedRoute_withoutLoads_answersThePrimary_andRefusesABadBound() throws Exception {
+        // no load feature in this slice: every load is 0, so the primary is within any bound
+        HashRing r = ring.current().ring();
+        mvc.perform(get("/route/{key}", "user:42").param("bound", "1.25")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.node").value(r.route("user:42")))
+                .andExpect(jsonPath("$.skipped").value(0));
+        mvc.perform(get("/route").param("key", "user:42").param("bound", "2")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.skipped").value(0));
+        mvc.perform(get("/route/{key}", "user:42")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.skipped").doesNotExist());
+        for (String bound : List.of("1", "10.01", "x", "")) {
+            mvc.perform(get("/route/{key}", "user:42").param("bound", bound)).andExpect(status().isBadRequest())
+                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                    .andExpect(jsonPath("$.field").value("bound"));
+        }
+    }
 }

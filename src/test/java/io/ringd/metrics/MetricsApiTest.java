@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -257,7 +258,7 @@ class MetricsApiTest extends RealServerTest {
         String oldFingerprint = ring.current().fingerprint();
         Map<String, Double> before = scrape();
         for (String name : List.of("ringd_routes_total", "ringd_ownership_share", "ringd_node_points",
-                "ringd_node_weight")) {
+                "ringd_node_weight", "ringd_node_load")) {
             value(before, name, node("m-c")); // exactly one series while m-c is a member
         }
         assertThat(value(before, "ringd_ring_info", "fingerprint=\"" + oldFingerprint + "\"")).isEqualTo(1.0);
@@ -273,6 +274,104 @@ class MetricsApiTest extends RealServerTest {
         assertThat(value(s, "ringd_ring_info", "fingerprint=\"" + fingerprint() + "\"")).isEqualTo(1.0);
     }
 
+    // ------------------------------------------------------------ bounded loads
+
+    private void report(String id, double load) {
+        adminJson("{\"load\":" + load + "}").put("/nodes/" + id + "/load").then().statusCode(200);
+    }
+
+    @Test
+    void boundedRoutes_countAnswersSkipsAndTheAnsweringNode_exactly() {
+        // reported loads: m-a heavy, m-b empty, m-c in between; mean (9 + 0 + 3) / 3 = 4
+        Map<String, Double> loads = new TreeMap<>(Map.of("m-a", 9.0, "m-b", 0.0, "m-c", 3.0));
+        loads.forEach(this::report);
+        double mean = (9.0 + 0.0 + 3.0) / 3;
+        HashRing r = ring.current().ring();
+        Map<String, Integer> answered = new HashMap<>();
+        int bounded = 0;
+        int skips = 0;
+        int plain = 0;
+
+        Map<String, Double> before = scrape();
+        for (int i = 0; i < 90; i++) {
+            String key = "bounded-metric-" + i;
+            double c = i % 3 == 0 ? 1.5 : 2.5; // limit 6: m-a over; limit 10: nobody over
+            List<String> walk = r.preference(key, 3);
+            int expected = 0;
+            while (loads.get(walk.get(expected)) > c * mean) {
+                expected++;
+            }
+            JsonNode body = json(api().queryParam("bound", c).get("/route/" + key).then().statusCode(200)
+                    .extract().response());
+            assertThat(body.get("node").asString()).isEqualTo(walk.get(expected));
+            assertThat(body.get("skipped").asInt()).isEqualTo(expected);
+            answered.merge(walk.get(expected), 1, Integer::sum);
+            bounded++;
+            skips += expected;
+            if (i % 10 == 0) { // plain lookups between: routes count them, the bounded meters do not
+                api().get("/route/" + key).then().statusCode(200);
+                answered.merge(r.route(key), 1, Integer::sum);
+                plain++;
+            }
+        }
+        Map<String, Double> after = scrape();
+        assertThat(skips).as("some answers skipped m-a").isPositive();
+        assertThat(value(after, "ringd_bounded_routes_total") - value(before, "ringd_bounded_routes_total"))
+                .isEqualTo((double) bounded);
+        assertThat(value(after, "ringd_bounded_skips_total") - value(before, "ringd_bounded_skips_total"))
+                .isEqualTo((double) skips);
+        for (String n : THREE) {
+            assertThat(value(after, "ringd_routes_total", node(n)) - value(before, "ringd_routes_total", node(n)))
+                    .as("routes answered by %s", n).isEqualTo((double) answered.getOrDefault(n, 0));
+        }
+        assertThat(allRoutes(after) - allRoutes(before)).isEqualTo((double) (bounded + plain));
+    }
+
+    @Test
+    void boundedRoutes_refusedOrAtAnotherVersion_countNothing() {
+        long v = version();
+        Map<String, Double> before = scrape();
+        api().get("/route/k?bound=1").then().statusCode(400);
+        api().get("/route/k?bound=1.5&version=" + (v - 1)).then().statusCode(400);
+        Map<String, Double> after = scrape();
+        assertThat(value(after, "ringd_bounded_routes_total")).isEqualTo(value(before, "ringd_bounded_routes_total"));
+        assertThat(value(after, "ringd_bounded_skips_total")).isEqualTo(value(before, "ringd_bounded_skips_total"));
+        assertThat(allRoutes(after)).isEqualTo(allRoutes(before));
+    }
+
+    @Test
+    void nodeLoad_isTheReportedLoad_orTheDecayedCount() {
+        report("m-a", 12.5);
+        report("m-c", 0.25);
+        Map<String, Double> s = scrape();
+        assertThat(value(s, "ringd_node_load", node("m-a"))).isEqualTo(12.5);
+        assertThat(value(s, "ringd_node_load", node("m-c"))).isEqualTo(0.25);
+        assertThat(value(s, "ringd_node_load", node("m-b"))).as("a new member, nothing routed").isZero();
+        admin().delete("/nodes/m-a/load").then().statusCode(200);
+        String key = keyRoutedTo(ring.current().ring(), "m-b");
+        long start = System.nanoTime(); // the server's clock too: it runs in this JVM
+        api().get("/route/" + key).then().statusCode(200); // one key for m-b: it counts 1, then decays
+        s = scrape();
+        double least = Math.pow(2, -(System.nanoTime() - start) / 10e9); // the default half-life, 10 s
+        assertThat(value(s, "ringd_node_load", node("m-a"))).isZero();
+        assertThat(value(s, "ringd_node_load", node("m-b"))).isBetween(least, 1 + 1e-12);
+        JsonNode loads = getJson("/loads");
+        for (JsonNode n : loads.get("nodes")) {
+            if (!n.get("source").asString().equals("decayed") || n.get("id").asString().equals("m-b")) {
+                continue;
+            }
+            assertThat(value(s, "ringd_node_load", node(n.get("id").asString()))).isEqualTo(n.get("load").asDouble());
+        }
+    }
+
+    private static String keyRoutedTo(HashRing r, String node) {
+        for (int i = 0;; i++) {
+            if (r.route("to-" + node + "-" + i).equals(node)) {
+                return "to-" + node + "-" + i;
+            }
+        }
+    }
+
     // ------------------------------------------------------------ the request path
 
     @Test
@@ -280,11 +379,16 @@ class MetricsApiTest extends RealServerTest {
         for (int i = 0; i < 20; i++) { // warm up: the HTTP timers of each endpoint exist after the first call
             api().get("/route/warm-" + i).then().statusCode(200);
             api().get("/route?key=warm-" + i).then().statusCode(200);
+            api().get("/route/warm-" + i + "?bound=1.25").then().statusCode(200);
+            api().get("/loads").then().statusCode(200);
         }
         Set<Meter.Id> before = ids();
         for (int i = 0; i < 1000; i++) {
-            api().get(i % 2 == 0 ? "/route/key-" + i : "/route?key=key-" + i).then().statusCode(200);
+            String bound = i % 3 == 0 ? "&bound=1.25" : "";
+            api().get(i % 2 == 0 ? "/route/key-" + i + bound.replace('&', '?') : "/route?key=key-" + i + bound)
+                    .then().statusCode(200);
         }
+        api().get("/loads").then().statusCode(200);
         // The JVM's own meters appear in the background (a GC pause of a new kind, say): not the request path.
         Set<Meter.Id> added = ids();
         added.removeAll(before);

@@ -21,10 +21,11 @@ class ApiDocsTest extends RealServerTest {
             "get /preference/{key}", "get /preference",
             "get /ownership", "get /diff", "post /diff",
             "get /ring", "get /nodes", "get /nodes/{id}", "get /settings",
-            "put /nodes/{id}", "delete /nodes/{id}", "post /membership", "put /settings");
+            "put /nodes/{id}", "delete /nodes/{id}", "post /membership", "put /settings",
+            "get /loads", "put /nodes/{id}/load", "delete /nodes/{id}/load");
 
     static final List<String> ADMIN = List.of("put /nodes/{id}", "delete /nodes/{id}", "post /membership",
-            "put /settings");
+            "put /settings", "put /nodes/{id}/load", "delete /nodes/{id}/load");
 
     private JsonNode doc() {
         Response r = api().get("/v3/api-docs");
@@ -85,8 +86,8 @@ class ApiDocsTest extends RealServerTest {
         JsonNode doc = doc();
         SoftAssertions soft = new SoftAssertions();
         String[][] expected = {
-                {"get /route/{key}", "path key", "query version"},
-                {"get /route", "query key", "query version"},
+                {"get /route/{key}", "path key", "query version", "query bound"},
+                {"get /route", "query key", "query version", "query bound"},
                 {"get /preference/{key}", "path key", "query n", "query distinctZones", "query version"},
                 {"get /preference", "query key", "query n", "query distinctZones", "query version"},
                 {"get /diff", "query from", "query to", "query maxRanges"},
@@ -97,6 +98,8 @@ class ApiDocsTest extends RealServerTest {
                 {"delete /nodes/{id}", "path id", "header If-Match"},
                 {"post /membership", "header If-Match"},
                 {"put /settings", "header If-Match"},
+                {"put /nodes/{id}/load", "path id", "header If-Match"},
+                {"delete /nodes/{id}/load", "path id", "header If-Match"},
         };
         for (String[] e : expected) {
             List<String> have = new ArrayList<>();

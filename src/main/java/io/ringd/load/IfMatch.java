@@ -1,0 +1,44 @@
+package io.ringd.load;
+
+import io.ringd.web.ApiException;
+import io.ringd.web.Problems;
+import io.ringd.web.RingHeaders;
+
+/**
+ * {@code If-Match} on the load calls, read as on every admin call (README):
+ * the version, bare or quoted; {@code *} matches any. The twin of
+ * {@code membership.EntityTags.ifMatch}, which a feature may not import.
+ */
+final class IfMatch {
+
+    private IfMatch() {
+    }
+
+    /**
+     * The version an {@code If-Match} header names; {@code null} for no header or {@code *}.
+     *
+     * @throws ApiException 412 for a weak tag (If-Match compares strongly), 400 for anything else
+     */
+    static Long version(String header) {
+        if (header == null) {
+            return null;
+        }
+        String v = header.trim();
+        if (v.equals("*")) {
+            return null;
+        }
+        if (v.startsWith("W/")) {
+            throw new ApiException(Problems.PRECONDITION_FAILED,
+                    "If-Match compares strongly: a weak tag never matches; send the version bare or quoted", "If-Match");
+        }
+        if (v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")) {
+            v = v.substring(1, v.length() - 1);
+        }
+        Long parsed = RingHeaders.parseVersion(v);
+        if (parsed == null) {
+            throw ApiException.badRequest("If-Match must be a ring version, bare or quoted (e.g. \"7\"): "
+                    + ApiException.abbreviate(header), "If-Match");
+        }
+        return parsed;
+    }
+}
