@@ -6,14 +6,19 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import org.springframework.web.bind.annotation.RestController;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
+import io.ringd.client.RingClientMetrics;
+
 /**
- * The shape of the code (docs/architecture.md): a plain-Java ring library;
- * features (lookup, membership, placement, admin, metrics) that own their
+ * The shape of the code (docs/architecture.md): a plain-Java ring library
+ * and a Java client that ships alone with it (no Spring, Micrometer optional);
+ * features (lookup, membership, placement, admin, metrics, load, watch) that own their
  * requests, answers and checks and never reach into one another; shared
  * web plumbing that knows no feature; the service core (state, store) that
  * knows no HTTP; and no cycles between packages.
@@ -22,7 +27,7 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
     static final String[] FEATURES = {"io.ringd.lookup..", "io.ringd.membership..", "io.ringd.placement..",
-            "io.ringd.admin..", "io.ringd.metrics.."};
+            "io.ringd.admin..", "io.ringd.metrics..", "io.ringd.load..", "io.ringd.watch.."};
 
     @ArchTest
     static final ArchRule ringUsesNoFrameworks = noClasses()
@@ -39,8 +44,24 @@ class ArchitectureTest {
             .because("the ring library is plain Java plus commons-codec's MurmurHash3");
 
     @ArchTest
+    static final ArchRule clientUsesOnlyTheRingLibraryJacksonAndTheJdk = classes()
+            .that().resideInAPackage("io.ringd.client..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    "io.ringd.client..", "io.ringd.ring..", "java..", "tools.jackson..",
+                    "com.fasterxml.jackson.annotation..", "org.apache.commons.codec..", "io.micrometer..")
+            .because("the Java client ships alone in target/ringd-client.jar: the ring library, Jackson and the JDK, "
+                    + "no Spring and nothing of the server");
+
+    @ArchTest
+    static final ArchRule clientTouchesMicrometerOnlyInItsMetrics = noClasses()
+            .that().resideInAPackage("io.ringd.client..")
+            .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(RingClientMetrics.class)))
+            .should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+            .because("Micrometer is optional for the client: only RingClientMetrics, loaded when it is present, uses it");
+
+    @ArchTest
     static final ArchRule featuresDoNotImportEachOther = slices()
-            .matching("io.ringd.(lookup|membership|placement|admin|metrics)..")
+            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch)..")
             .should().notDependOnEachOther()
             .because("a feature is changed without reading another; what two share lives in web or state");
 

@@ -1,0 +1,489 @@
+package io.ringd.client;
+
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import io.ringd.ring.HashRing;
+import io.ringd.ring.RingException;
+
+/**
+ * A local copy of a ringd server's ring that follows its changes, so a
+ * service routes keys from memory, byte-identical to the server.
+ *
+ * <p>The client loads the ring ({@code GET /ring}), builds it with the ring
+ * library and checks its fingerprint against the server's, then follows
+ * the change stream ({@code GET /ring/events}, SPEC.md section 10),
+ * applying each change and checking the fingerprint again. It only ever
+ * answers from a ring whose fingerprint it has verified. A dropped stream is
+ * resumed with {@code Last-Event-ID}, after a capped, jittered exponential
+ * backoff.
+ *
+ * <pre>{@code
+ * try (RingClient ring = RingClient.builder("http://ringd:8080").build()) {
+ *     ring.awaitReady(Duration.ofSeconds(10));
+ *     String node = ring.route("user:42");
+ * }
+ * }</pre>
+ *
+ * <p>Every method is safe to call from any thread. Lookups read one
+ * volatile reference and never block or wait for the network.
+ */
+public final class RingClient implements AutoCloseable {
+
+    /*
+     * Design note.
+     *
+     * State. `held` is the verified ring and the commit time of its
+     * version, swapped as one immutable Held. Only the follower thread sets
+     * it, and only to a ring whose fingerprint equals the one the server
+     * sent for that version (RingMessages.Snapshot.build and
+     * ChangeEvent.applyTo check it), so a lookup can never see a ring the
+     * server did not have. Swaps are therefore serialized, and listeners run
+     * on the follower thread in the order of the swaps.
+     *
+     * The protocol, in RingFollower: load (GET /ring, verify), stream
+     * (GET /ring/events from the version held), apply each change to the
+     * held ring; a gap, a mismatch or an unexpected event ends the stream
+     * and reloads. Each time a stream opens, GET /ring with If-None-Match
+     * asks whether the server still has the ring held: the same version
+     * with another fingerprint, or an older version, is a new history (a
+     * restart with a memory store), loaded whole rather than resumed.
+     *
+     * Liveness. lastHeardNanos is set on every successful answer and every
+     * line of the stream, keep-alive comments included; lookups do not
+     * check it, callers do (sinceLastHeard) and decide when a ring is too
+     * old to trust.
+     */
+
+    private static final System.Logger LOG = System.getLogger(RingClient.class.getName());
+
+    /** Told of each new verified ring. */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * Called on the client's thread after {@code current} became the ring
+         * the client answers from; {@code HashRing.diff(previous, current)}
+         * says what moved. Keep it short: the next change waits for it.
+         *
+         * @param previous the ring answered from before, or {@code null} for the first one
+         * @param current  the new ring
+         */
+        void ringChanged(HashRing previous, HashRing current);
+    }
+
+    /** A verified ring and the time its version was committed on the server (null if not sent). */
+    record Held(HashRing ring, Instant committedAt) {
+    }
+
+    private final URI baseUrl;
+    private final AtomicReference<Held> held = new AtomicReference<>();
+    private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Consumer<Duration>> lagObservers = new CopyOnWriteArrayList<>();
+    private final Object monitor = new Object();
+    private final long createdNanos = System.nanoTime();
+    private volatile long lastHeardNanos;
+    private volatile Instant lastHeard;
+    private final AtomicLong reconnects = new AtomicLong();
+    private final AtomicLong reloads = new AtomicLong();
+    private final RingFollower follower;
+    private final Thread thread;
+    private final AutoCloseable metrics;
+    private volatile boolean closed;
+
+    private RingClient(Builder b) {
+        this.baseUrl = b.baseUrl;
+        this.listeners.addAll(b.listeners);
+        HttpClient http = b.httpClient != null ? b.httpClient
+                : HttpClient.newBuilder().connectTimeout(b.connectTimeout).version(HttpClient.Version.HTTP_1_1)
+                        .followRedirects(HttpClient.Redirect.NORMAL).build();
+        this.follower = new RingFollower(this, http, resolve(baseUrl, "ring"), resolve(baseUrl, "ring/events"),
+                b.requestTimeout, b.idleTimeout, new Backoff(b.initialBackoff, b.maxBackoff));
+        this.metrics = b.metrics && micrometerPresent() ? RingClientMetrics.bindGlobal(this) : null;
+        this.thread = new Thread(follower, "ringd-client " + baseUrl);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** A builder for a client of the ringd server at {@code baseUrl} ({@code http://host:port}). */
+    public static Builder builder(String baseUrl) {
+        Objects.requireNonNull(baseUrl, "baseUrl");
+        try {
+            return builder(URI.create(baseUrl));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("baseUrl must be an http or https URL: " + baseUrl, e);
+        }
+    }
+
+    /** A builder for a client of the ringd server at {@code baseUrl}. */
+    public static Builder builder(URI baseUrl) {
+        return new Builder(baseUrl);
+    }
+
+    /** A client with the default settings, already following the server at {@code baseUrl}. */
+    public static RingClient connect(String baseUrl) {
+        return builder(baseUrl).build();
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    /**
+     * The node that owns {@code key}, in the verified ring held.
+     *
+     * @throws RingNotReadyException before the first ring is verified
+     * @throws RingException.NoNodes when the ring has no nodes
+     */
+    public String route(String key) {
+        return ring().route(key);
+    }
+
+    /**
+     * Up to {@code n} distinct nodes for {@code key}, element 0 its {@link #route}.
+     *
+     * @throws RingNotReadyException before the first ring is verified
+     * @throws RingException.NoNodes when the ring has no nodes
+     */
+    public List<String> preference(String key, int n) {
+        return ring().preference(key, n);
+    }
+
+    /**
+     * Up to {@code n} distinct nodes for {@code key}; with {@code distinctZones},
+     * nodes of zones not yet taken first (SPEC.md section 4).
+     *
+     * @throws RingNotReadyException before the first ring is verified
+     * @throws RingException.NoNodes when the ring has no nodes
+     */
+    public List<String> preference(String key, int n, boolean distinctZones) {
+        return ring().preference(key, n, distinctZones);
+    }
+
+    /**
+     * The verified ring held now: an immutable snapshot, for several lookups
+     * at one version or for {@code HashRing.diff}.
+     *
+     * @throws RingNotReadyException before the first ring is verified
+     */
+    public HashRing ring() {
+        Held h = held.get();
+        if (h == null) {
+            throw new RingNotReadyException(baseUrl);
+        }
+        return h.ring();
+    }
+
+    /** The version of the ring held, or {@code -1} before the first ring is verified. */
+    public long version() {
+        Held h = held.get();
+        return h == null ? -1 : h.ring().version();
+    }
+
+    /** When the server committed the version held, if it said. */
+    public Optional<Instant> committedAt() {
+        Held h = held.get();
+        return h == null ? Optional.empty() : Optional.ofNullable(h.committedAt());
+    }
+
+    /** Whether a verified ring is held (once true, it stays true). */
+    public boolean isReady() {
+        return held.get() != null;
+    }
+
+    /** Waits up to {@code timeout} for the first verified ring; whether there is one. */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        return awaitVersion(0, timeout);
+    }
+
+    /**
+     * Waits up to {@code timeout} until the ring held is at {@code version}
+     * or later; whether it is.
+     */
+    public boolean awaitVersion(long version, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (monitor) {
+            while (version() < version) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || closed) {
+                    return version() >= version;
+                }
+                monitor.wait(Math.max(1, left / 1_000_000), 0);
+            }
+            return true;
+        }
+    }
+
+    // ---------------------------------------------------------------- liveness
+
+    /**
+     * How long since the server was last heard from: an answer, an event or
+     * a keep-alive (sent at least every 15 s). Before anything was heard,
+     * the time since the client was built. A ring held while this grows may
+     * be out of date; callers decide how old is too old.
+     */
+    public Duration sinceLastHeard() {
+        long last = lastHeard == null ? createdNanos : lastHeardNanos;
+        return Duration.ofNanos(Math.max(0, System.nanoTime() - last));
+    }
+
+    /** When the server was last heard from, if ever. */
+    public Optional<Instant> lastHeard() {
+        return Optional.ofNullable(lastHeard);
+    }
+
+    /** How many times the client has connected again after a failed or ended connection. */
+    public long reconnects() {
+        return reconnects.get();
+    }
+
+    /**
+     * How many times the client replaced its ring whole rather than by a
+     * change: after a gap, a fingerprint mismatch or an unexpected event, or
+     * when the server sent a snapshot or showed a new history. The first
+     * load is not counted.
+     */
+    public long reloads() {
+        return reloads.get();
+    }
+
+    /** The server this client follows. */
+    public URI baseUrl() {
+        return baseUrl;
+    }
+
+    // ---------------------------------------------------------------- listeners
+
+    /** Adds a listener, told of every ring verified from now on. */
+    public void addListener(Listener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Removes a listener added before. */
+    public void removeListener(Listener listener) {
+        listeners.remove(listener);
+    }
+
+    // ---------------------------------------------------------------- life cycle
+
+    /**
+     * Stops following: closes the stream and ends the client's thread. The
+     * ring held stays readable. Safe to call more than once, from any thread.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        follower.close();
+        thread.interrupt();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (metrics != null) {
+            try {
+                metrics.close();
+            } catch (Exception e) {
+                LOG.log(Level.DEBUG, "closing the client metrics failed", e);
+            }
+        }
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        Held h = held.get();
+        return "RingClient[" + baseUrl + ", " + (h == null ? "no ring yet" : "v" + h.ring().version())
+                + ", heard " + sinceLastHeard().toMillis() + " ms ago]";
+    }
+
+    // ---------------------------------------------------------------- for the follower and the metrics
+
+    Held held() {
+        return held.get();
+    }
+
+    /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
+    void publish(HashRing ring, Instant committedAt) {
+        Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
+        Held previous = held.getAndSet(new Held(ring, committedAt));
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+        HashRing before = previous == null ? null : previous.ring();
+        for (Listener l : told) {
+            try {
+                l.ringChanged(before, ring);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "ringd client " + baseUrl + ": a listener failed at version " + ring.version(), e);
+            }
+        }
+    }
+
+    /** The ring was fetched whole, for {@code reason}, instead of following a change. */
+    void reloaded(String reason) {
+        reloads.incrementAndGet();
+        LOG.log(Level.INFO, "ringd client {0}: reloaded the ring: {1}", baseUrl, reason);
+    }
+
+    /** The server was heard from just now. */
+    void heard() {
+        lastHeardNanos = System.nanoTime();
+        lastHeard = Instant.now();
+    }
+
+    void reconnecting() {
+        reconnects.incrementAndGet();
+    }
+
+    /** From a version's commit on the server to this client holding it. */
+    void lag(Duration lag) {
+        for (Consumer<Duration> o : lagObservers) {
+            o.accept(lag);
+        }
+    }
+
+    void addLagObserver(Consumer<Duration> observer) {
+        lagObservers.add(observer);
+    }
+
+    void removeLagObserver(Consumer<Duration> observer) {
+        lagObservers.remove(observer);
+    }
+
+    private static URI resolve(URI base, String path) {
+        String s = base.toString();
+        return URI.create((s.endsWith("/") ? s : s + "/") + path);
+    }
+
+    /** Whether Micrometer is on the class path; the client needs it only for its metrics. */
+    static boolean micrometerPresent() {
+        try {
+            Class.forName("io.micrometer.core.instrument.MeterRegistry", false, RingClient.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------- builder
+
+    /** Settings of a {@link RingClient}; {@link #build()} starts it. */
+    public static final class Builder {
+        private final URI baseUrl;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration requestTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = Duration.ofSeconds(45);
+        private Duration initialBackoff = Duration.ofMillis(250);
+        private Duration maxBackoff = Duration.ofSeconds(30);
+        private HttpClient httpClient;
+        private boolean metrics = true;
+        private final List<Listener> listeners = new ArrayList<>();
+
+        private Builder(URI baseUrl) {
+            Objects.requireNonNull(baseUrl, "baseUrl");
+            String scheme = baseUrl.getScheme();
+            if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) || baseUrl.getHost() == null
+                    || baseUrl.getRawQuery() != null || baseUrl.getRawFragment() != null) {
+                throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
+            }
+            this.baseUrl = baseUrl;
+        }
+
+        /** How long to wait for a TCP connection (default 5 s); unused with {@link #httpClient}. */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        /**
+         * How long to wait for the answer to {@code GET /ring}, and for the
+         * headers of the event stream (default 30 s).
+         */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        /**
+         * How long the event stream may stay silent before the client drops it
+         * and reconnects (default 45 s; the server sends a keep-alive at least
+         * every 15 s).
+         */
+        public Builder idleTimeout(Duration timeout) {
+            this.idleTimeout = positive(timeout, "idleTimeout");
+            return this;
+        }
+
+        /**
+         * The bounds of the reconnect backoff (default 250 ms to 30 s): after
+         * f failures in a row the client waits a random time between half and
+         * all of {@code min(max, initial * 2^f)}.
+         */
+        public Builder backoff(Duration initial, Duration max) {
+            positive(initial, "initial backoff");
+            positive(max, "max backoff");
+            if (max.compareTo(initial) < 0) {
+                throw new IllegalArgumentException("max backoff must be at least the initial one (" + initial + "): " + max);
+            }
+            this.initialBackoff = initial;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** The HTTP client to use (for TLS or a proxy); requests are sent as HTTP/1.1. */
+        public Builder httpClient(HttpClient client) {
+            this.httpClient = Objects.requireNonNull(client, "httpClient");
+            return this;
+        }
+
+        /** A listener told of every verified ring, the first one included. */
+        public Builder listener(Listener listener) {
+            this.listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Whether to register the client's meters with Micrometer's global
+         * registry when Micrometer is on the class path (default true; see
+         * {@link RingClientMetrics} to bind to a registry of your own).
+         */
+        public Builder metrics(boolean enabled) {
+            this.metrics = enabled;
+            return this;
+        }
+
+        /** A client with these settings, already following the server on a daemon thread. */
+        public RingClient build() {
+            return new RingClient(this);
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive: " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,394 @@
+package io.ringd.client;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.ringd.ring.Change;
+import io.ringd.ring.HashRing;
+import io.ringd.ring.Node;
+import io.ringd.ring.RingConfig;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A stand-in ringd on loopback that serves {@code GET /ring} and
+ * {@code GET /ring/events} as SPEC.md sections 7 and 10 say, building its
+ * rings with the library, with knobs to misbehave: skip or tamper with an
+ * event, send raw text, refuse or drop streams, go silent.
+ */
+final class StubRingServer implements AutoCloseable {
+
+    /** One version of the stub's history, and the data of its change event (null for the first). */
+    record Version(HashRing ring, Settings settings, Instant committedAt, String changeEvent) {
+        long version() {
+            return ring.version();
+        }
+    }
+
+    record Settings(String hash, int vnodesPerWeight, String algorithm, int maglevTableSize) {
+        static final Settings DEFAULT = new Settings("md5", 128, "ring", 65_537);
+
+        RingConfig config() {
+            return RingConfig.of(hash, vnodesPerWeight, algorithm, maglevTableSize);
+        }
+
+        Map<String, Object> json() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("hash", hash);
+            m.put("vnodesPerWeight", vnodesPerWeight);
+            m.put("algorithm", algorithm);
+            m.put("maglevTableSize", maglevTableSize);
+            return m;
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String DROP = "\u0000drop";
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "stub-ringd");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Version> history = new ArrayList<>();
+    private final Set<BlockingQueue<String>> streams = ConcurrentHashMap.newKeySet();
+
+    /** What clients sent: Last-Event-ID of each stream request, If-None-Match of each GET /ring ("" if none). */
+    final List<String> lastEventIds = new CopyOnWriteArrayList<>();
+    final List<String> ifNoneMatches = new CopyOnWriteArrayList<>();
+    final AtomicInteger ringRequests = new AtomicInteger();
+    final AtomicInteger eventRequests = new AtomicInteger();
+    /** Streams that were answered 200 and joined the live set (what a broadcast from now on reaches). */
+    final AtomicInteger streamsOpened = new AtomicInteger();
+
+    private volatile Duration keepAlive = Duration.ofMillis(200);
+    private volatile boolean refuseStreams;
+    private volatile UnaryOperator<String> ringBody = UnaryOperator.identity();
+    private UnaryOperator<String> nextEvent; // guarded by this
+    private boolean skipNextEvent; // guarded by this
+
+    private StubRingServer(int port, Version first) throws IOException {
+        history.add(first);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+        server.setExecutor(executor);
+        server.createContext("/ring", this::handle);
+        server.start();
+    }
+
+    /** A stub at version 0 (empty, default settings) on a free loopback port. */
+    static StubRingServer start() throws IOException {
+        return start(0);
+    }
+
+    /** A stub at version 0 on {@code port} (0: any free one). */
+    static StubRingServer start(int port) throws IOException {
+        HashRing empty = HashRing.empty(Settings.DEFAULT.config());
+        return new StubRingServer(port, new Version(empty, Settings.DEFAULT, now(), null));
+    }
+
+    /** A free loopback port, to start a stub on later. */
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    // ------------------------------------------------------------ history
+
+    synchronized Version current() {
+        return history.get(history.size() - 1);
+    }
+
+    synchronized Version at(long version) {
+        for (Version v : history) {
+            if (v.version() == version) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("no version " + version);
+    }
+
+    synchronized List<Version> history() {
+        return List.copyOf(history);
+    }
+
+    /** Commits one version: these changes and (if not null) these settings; sends its change event. */
+    synchronized Version commit(List<Change> changes, Settings settings) {
+        Version cur = current();
+        HashRing next = changes.isEmpty() ? cur.ring() : cur.ring().apply(changes);
+        Settings s = settings == null ? cur.settings() : settings;
+        // The server's way: members from the batch, then a build at version + 1 with the settings.
+        next = HashRing.of(s.config(), cur.version() + 1, next.nodes());
+        Instant at = now();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("version", next.version());
+        data.put("committedAt", at.toString());
+        data.put("fingerprint", next.fingerprint());
+        List<Map<String, Object>> list = new ArrayList<>();
+        changes.stream().sorted(Comparator.comparing(Change::id)).forEach(c -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            if (c instanceof Change.Put p) {
+                m.put("op", "put");
+                m.put("id", p.id());
+                m.put("weight", p.node().weight());
+                m.put("zone", p.node().zone());
+            } else {
+                m.put("op", "remove");
+                m.put("id", c.id());
+            }
+            list.add(m);
+        });
+        data.put("changes", list);
+        if (settings != null) {
+            data.put("settings", settings.json());
+        }
+        Version v = new Version(next, s, at, JSON.writeValueAsString(data));
+        history.add(v);
+        if (skipNextEvent) {
+            skipNextEvent = false;
+        } else {
+            String event = v.changeEvent();
+            if (nextEvent != null) {
+                event = nextEvent.apply(event);
+                nextEvent = null;
+            }
+            broadcast(changeText(v.version(), event));
+        }
+        return v;
+    }
+
+    Version put(String id, double weight, String zone) {
+        return commit(List.of(Change.put(new Node(id, weight, zone))), null);
+    }
+
+    Version remove(String id) {
+        return commit(List.of(Change.remove(id)), null);
+    }
+
+    /** Commits nodes {@code prefix0 .. prefix(n-1)}, weights 1 to 3, zones z0 to z2, in one version. */
+    Version putMany(String prefix, int n) {
+        List<Change> changes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            changes.add(Change.put(new Node(prefix + i, 1 + i % 3, "z" + i % 3)));
+        }
+        return commit(changes, null);
+    }
+
+    // ------------------------------------------------------------ misbehaving
+
+    /** The next committed version reaches no stream (a gap for the clients). */
+    synchronized void skipNextEvent() {
+        skipNextEvent = true;
+    }
+
+    /** The next committed version's event data is rewritten by {@code tamper}. */
+    synchronized void tamperNextEvent(UnaryOperator<String> tamper) {
+        nextEvent = tamper;
+    }
+
+    /** Rewrites every GET /ring body from now on. */
+    void tamperRing(UnaryOperator<String> tamper) {
+        ringBody = tamper;
+    }
+
+    /** Sends {@code text} as it is to every open stream. */
+    void sendRaw(String text) {
+        broadcast(text);
+    }
+
+    /** Ends every open stream. */
+    void dropStreams() {
+        broadcast(DROP);
+    }
+
+    /** Answers GET /ring/events with 503 while set. */
+    void refuseStreams(boolean refuse) {
+        this.refuseStreams = refuse;
+    }
+
+    /** The keep-alive period; null for none (a silent server). */
+    void keepAlive(Duration period) {
+        this.keepAlive = period;
+    }
+
+    int openStreams() {
+        return streams.size();
+    }
+
+    @Override
+    public void close() {
+        dropStreams();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    // ------------------------------------------------------------ HTTP
+
+    private void handle(HttpExchange ex) throws IOException {
+        try {
+            String path = ex.getRequestURI().getPath();
+            if (!ex.getRequestMethod().equals("GET")) {
+                send(ex, 405, "text/plain", "");
+            } else if (path.equals("/ring")) {
+                ring(ex);
+            } else if (path.equals("/ring/events")) {
+                events(ex);
+            } else {
+                send(ex, 404, "text/plain", "");
+            }
+        } finally {
+            ex.close();
+        }
+    }
+
+    private void ring(HttpExchange ex) throws IOException {
+        ringRequests.incrementAndGet();
+        String inm = ex.getRequestHeaders().getFirst("If-None-Match");
+        ifNoneMatches.add(inm == null ? "" : inm);
+        Version v = current();
+        String etag = "\"" + v.version() + "-" + v.ring().fingerprint().substring(0, 16) + "\"";
+        ex.getResponseHeaders().set("ETag", etag);
+        if (inm != null && inm.equals(etag)) {
+            ex.sendResponseHeaders(304, -1);
+            return;
+        }
+        send(ex, 200, "application/json", ringBody.apply(snapshotJson(v)));
+    }
+
+    private void events(HttpExchange ex) throws IOException {
+        eventRequests.incrementAndGet();
+        String last = ex.getRequestHeaders().getFirst("Last-Event-ID");
+        lastEventIds.add(last == null ? "" : last);
+        if (refuseStreams) {
+            send(ex, 503, "application/problem+json", "{\"status\":503}");
+            return;
+        }
+        BlockingQueue<String> queue = new LinkedBlockingQueue<>();
+        synchronized (this) { // the backlog and joining the live set are one step: nothing missed, nothing twice
+            Version cur = current();
+            long after = parse(last);
+            long base = history.get(0).version();
+            if (after >= base && after <= cur.version()) {
+                for (Version v : history) {
+                    if (v.version() > after) {
+                        queue.add(changeText(v.version(), v.changeEvent()));
+                    }
+                }
+            } else {
+                queue.add("event: snapshot\nid: " + cur.version() + "\ndata: " + snapshotJson(cur) + "\n\n");
+            }
+            streams.add(queue);
+            streamsOpened.incrementAndGet();
+        }
+        try {
+            ex.getResponseHeaders().set("Content-Type", "text/event-stream");
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            ex.sendResponseHeaders(200, 0);
+            OutputStream out = ex.getResponseBody();
+            out.flush();
+            while (true) {
+                Duration period = keepAlive;
+                String item = queue.poll(period == null ? 100 : period.toMillis(), TimeUnit.MILLISECONDS);
+                if (item == null) {
+                    if (period == null || keepAlive == null) {
+                        continue;
+                    }
+                    item = ": keep-alive\n\n";
+                }
+                if (item.equals(DROP)) {
+                    break;
+                }
+                out.write(item.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        } catch (IOException | InterruptedException e) {
+            // the client went away, or the stub is stopping
+        } finally {
+            streams.remove(queue);
+        }
+    }
+
+    private void broadcast(String text) {
+        for (BlockingQueue<String> q : streams) {
+            q.add(text);
+        }
+    }
+
+    private static String changeText(long version, String data) {
+        return "event: change\nid: " + version + "\ndata: " + data + "\n\n";
+    }
+
+    static String snapshotJson(Version v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("version", v.version());
+        m.put("fingerprint", v.ring().fingerprint());
+        m.put("settings", v.settings().json());
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (Node n : v.ring().nodes()) {
+            Map<String, Object> nm = new LinkedHashMap<>();
+            nm.put("id", n.id());
+            nm.put("weight", n.weight());
+            nm.put("zone", n.zone());
+            nodes.add(nm);
+        }
+        m.put("nodes", nodes);
+        m.put("committedAt", v.committedAt().toString());
+        return JSON.writeValueAsString(m);
+    }
+
+    private static long parse(String s) {
+        try {
+            return s == null ? -1 : Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+}
