@@ -9,12 +9,15 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -22,6 +25,8 @@ import javax.tools.ToolProvider;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.yaml.snakeyaml.Yaml;
 
 import io.ringd.deploy.Commands.Result;
@@ -47,7 +52,10 @@ class DeploymentFilesTest {
             "Client version lag",
             "Lookup latency p50 and p99",
             "Open change streams",
-            "Change delivery latency p50 and p99");
+            "Change delivery latency p50 and p99",
+            "Version lag per instance",
+            "Store writable per instance",
+            "Store apply latency p50 and p99");
 
     static final List<String> REQUIRED_ALERTS = List.of(
             "RingdDown",
@@ -56,7 +64,9 @@ class DeploymentFilesTest {
             "RingdFingerprintMismatch",
             "RingdRoutedShareSkew",
             "RingdStaleClients",
-            "RingdClientVersionLagHigh");
+            "RingdClientVersionLagHigh",
+            "RingdStoreNotWritable",
+            "RingdInstanceLagging");
 
     /** The metrics the service promises (docs/deployment.md lists them). */
     static final Set<String> CONTRACT_METRICS = Set.of(
@@ -70,9 +80,12 @@ class DeploymentFilesTest {
             "ringd_ring_info",
             "ringd_watch_streams", "ringd_watch_events_total",
             "ringd_watch_delivery_seconds_count", "ringd_watch_delivery_seconds_sum",
-            "ringd_watch_delivery_seconds_max", "ringd_watch_delivery_seconds_bucket");
+            "ringd_watch_delivery_seconds_max", "ringd_watch_delivery_seconds_bucket",
+            "ringd_store_writable", "ringd_ring_loaded",
+            "ringd_store_apply_seconds_count", "ringd_store_apply_seconds_sum",
+            "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket");
 
-    static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "row");
+    static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "state-timeline", "row");
 
     final Path root = DeployAssets.projectRoot();
 
@@ -146,10 +159,46 @@ class DeploymentFilesTest {
         }
     }
 
+    /** The panels that compare the instances sharing one ring show one series per instance. */
     @Test
-    void grafanaProvisioningFindsTheDashboardAndPrometheus() {
-        Map<String, Object> grafana = service("grafana");
-        Map<String, String> mounts = bindMounts(grafana);
+    void dashboardComparesTheInstancesOfASharedRing() {
+        Map<String, JsonNode> panels = panelsByTitle();
+
+        JsonNode version = panels.get("Ring version per instance");
+        assertThat(exprs(version)).singleElement().asString().startsWith("ringd_ring_version{");
+        assertThat(version.path("options").path("reduceOptions").path("values").asBoolean()).as("one value per series").isFalse();
+        assertThat(version.path("options").path("textMode").stringValue("")).isIn("value_and_name", "auto");
+        assertThat(legends(version)).containsExactly("{{instance}}");
+
+        JsonNode lag = panels.get("Version lag per instance");
+        assertThat(exprs(lag)).singleElement().asString()
+                .contains("max(ringd_ring_version{job=\"ringd\"})").contains("- ringd_ring_version{")
+                .contains("ringd_ring_loaded");
+        assertThat(legends(lag)).containsExactly("{{instance}}");
+
+        JsonNode writable = panels.get("Store writable per instance");
+        assertThat(exprs(writable)).singleElement().asString().contains("ringd_store_writable").contains("ringd_ring_loaded");
+        assertThat(legends(writable)).containsExactly("{{instance}}");
+        Set<String> states = new HashSet<>();
+        for (JsonNode mapping : writable.path("fieldConfig").path("defaults").path("mappings")) {
+            mapping.path("options").properties().forEach(e -> states.add(e.getKey()));
+        }
+        assertThat(states).as("a name for each state: not loaded, read-only, writable").containsExactlyInAnyOrder("0", "1", "2");
+
+        JsonNode apply = panels.get("Store apply latency p50 and p99");
+        assertThat(exprs(apply)).containsExactly(
+                "histogram_quantile(0.5, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", instance=~\"$instance\"}[$__rate_interval])))",
+                "histogram_quantile(0.99, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", instance=~\"$instance\"}[$__rate_interval])))");
+        assertThat(apply.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("s");
+    }
+
+    /** Both stacks provision Grafana the same way, from the same files. */
+    @ParameterizedTest
+    @ValueSource(strings = {ComposeFile.SINGLE, ComposeFile.CLUSTER})
+    void grafanaProvisioningFindsTheDashboardAndPrometheus(String file) {
+        ComposeFile compose = ComposeFile.read(file);
+        Map<String, Object> grafana = compose.service("grafana");
+        Map<String, String> mounts = ComposeFile.bindMounts(grafana);
 
         // The dashboard provider reads the folder that compose mounts the dashboards into.
         Map<String, Object> providers = yaml("deploy/grafana/provisioning/dashboards/ringd.yml");
@@ -162,7 +211,7 @@ class DeploymentFilesTest {
         assertThat(root.resolve("deploy/grafana/dashboards/ringd.json")).isRegularFile();
 
         // The home page is the dashboard, visible without logging in.
-        Map<String, String> env = environment(grafana);
+        Map<String, String> env = ComposeFile.environment(grafana);
         assertThat(env).containsEntry("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH", dashboardsPath + "/ringd.json");
         assertThat(env).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "true");
         assertThat(env).containsEntry("GF_AUTH_ANONYMOUS_ORG_ROLE", "Viewer");
@@ -171,31 +220,22 @@ class DeploymentFilesTest {
         Map<String, Object> datasource = first(yaml("deploy/grafana/provisioning/datasources/prometheus.yml"), "datasources");
         assertThat(datasource.get("type")).isEqualTo("prometheus");
         assertThat(datasource.get("url")).isEqualTo("http://prometheus:9090");
-        assertThat(composeServices()).containsKey("prometheus");
+        assertThat(compose.services()).containsKey("prometheus");
     }
 
     // ---- Prometheus --------------------------------------------------------------------------
 
     @Test
     void prometheusScrapesRingdAndLoadsTheRules() {
-        Map<String, Object> config = yaml("deploy/prometheus/prometheus.yml");
-        assertThat(list(config, "rule_files")).containsExactly("rules.yml");
-        Map<String, Object> job = null;
-        for (Object o : list(config, "scrape_configs")) {
-            Map<String, Object> scrape = cast(o);
-            if ("ringd".equals(scrape.get("job_name"))) {
-                job = scrape;
-            }
-        }
-        assertThat(job).as("scrape job \"ringd\"").isNotNull();
-        assertThat(job.get("metrics_path")).isEqualTo("/actuator/prometheus");
+        Map<String, Object> job = ringdScrapeJob("deploy/prometheus/prometheus.yml");
         Map<String, Object> staticConfig = first(job, "static_configs");
         assertThat(list(staticConfig, "targets")).containsExactly("ringd:8080");
 
         // ringd:8080 is the compose service, and compose mounts this folder as Prometheus's config.
-        assertThat(composeServices()).containsKey("ringd");
-        assertThat(bindMounts(service("prometheus"))).containsEntry("./deploy/prometheus", "/etc/prometheus");
-        assertThat(String.valueOf(service("prometheus").get("command"))).contains("--config.file=/etc/prometheus/prometheus.yml");
+        ComposeFile compose = ComposeFile.read(ComposeFile.SINGLE);
+        assertThat(compose.services()).containsKey("ringd");
+        assertThat(ComposeFile.bindMounts(compose.service("prometheus"))).containsEntry("./deploy/prometheus", "/etc/prometheus");
+        assertThat(String.valueOf(compose.service("prometheus").get("command"))).contains("--config.file=/etc/prometheus/prometheus.yml");
     }
 
     @Test
@@ -218,6 +258,10 @@ class DeploymentFilesTest {
         assertThat(exprs.get("RingdFingerprintMismatch")).contains("count by (fingerprint)").contains("ringd_ring_info");
         assertThat(exprs.get("RingdStaleClients")).contains("rate(ringd_stale_requests_total");
         assertThat(exprs.get("RingdRoutedShareSkew")).contains("ringd_routes_total").contains("ringd_ownership_share");
+        assertThat(exprs.get("RingdStoreNotWritable")).contains("ringd_store_writable").contains("== 0");
+        assertThat(alerts.get("RingdStoreNotWritable").get("for")).isEqualTo("2m");
+        assertThat(exprs.get("RingdInstanceLagging")).contains("max(ringd_ring_version").contains("ringd_ring_loaded");
+        assertThat(alerts.get("RingdInstanceLagging").get("for")).isEqualTo("2m");
     }
 
     @Test
@@ -227,19 +271,28 @@ class DeploymentFilesTest {
         assertThat(CONTRACT_METRICS).containsAll(queried);
         assertThat(queried).contains("ringd_ring_info", "ringd_routes_total", "ringd_ownership_share",
                 "ringd_ring_version", "ringd_stale_requests_total", "ringd_client_version_lag_bucket",
-                "ringd_membership_changes_total");
+                "ringd_membership_changes_total", "ringd_store_writable", "ringd_ring_loaded",
+                "ringd_store_apply_seconds_bucket");
     }
 
     // ---- docker-compose ----------------------------------------------------------------------
 
-    @Test
-    void everyFileTheComposeFileMountsExists() {
+    @ParameterizedTest
+    @ValueSource(strings = {ComposeFile.SINGLE, ComposeFile.CLUSTER})
+    void everyFileTheComposeFileMountsExists(String file) {
+        ComposeFile compose = ComposeFile.read(file);
         int mounts = 0;
-        for (Map.Entry<String, Map<String, Object>> service : composeServices().entrySet()) {
-            for (String source : bindMounts(service.getValue()).keySet()) {
+        for (Map.Entry<String, Map<String, Object>> service : compose.services().entrySet()) {
+            for (String source : ComposeFile.bindMounts(service.getValue()).keySet()) {
                 assertThat(root.resolve(source).normalize())
-                        .as("%s of service %s", source, service.getKey()).exists();
+                        .as("%s of service %s in %s", source, service.getKey(), file).exists();
                 mounts++;
+            }
+            for (String source : ComposeFile.volumes(service.getValue()).keySet()) {
+                if (!source.startsWith(".") && !source.startsWith("/")) {
+                    assertThat(compose.namedVolumes()).as("named volume %s of service %s in %s", source, service.getKey(), file)
+                            .contains(source);
+                }
             }
             Object build = service.getValue().get("build");
             if (build != null) {
@@ -250,18 +303,169 @@ class DeploymentFilesTest {
         assertThat(mounts).isGreaterThanOrEqualTo(4);
     }
 
+    /** Every image that is pulled names a version: no "latest", no bare name. */
+    @ParameterizedTest
+    @ValueSource(strings = {ComposeFile.SINGLE, ComposeFile.CLUSTER})
+    void everyPulledImageIsPinned(String file) {
+        ComposeFile compose = ComposeFile.read(file);
+        compose.services().forEach((name, service) -> {
+            if (service.containsKey("build")) {
+                return; // built here from the Dockerfile
+            }
+            assertThat(String.valueOf(service.get("image"))).as("image of %s in %s", name, file)
+                    .matches("[a-z0-9./-]+:v?\\d+(\\.\\d+)+[A-Za-z0-9._-]*");
+        });
+    }
+
     @Test
     void composeRunsRingdWithAVolumeAndTheAdminTokenFromTheEnvironment() {
-        Map<String, Object> ringd = service("ringd");
+        ComposeFile compose = ComposeFile.read(ComposeFile.SINGLE);
+        Map<String, Object> ringd = compose.service("ringd");
         assertThat(String.valueOf(ringd.get("build"))).isEqualTo(".");
-        assertThat(environment(ringd)).containsEntry("RINGD_ADMIN_TOKEN", "${RINGD_ADMIN_TOKEN:?set RINGD_ADMIN_TOKEN}");
+        assertThat(ComposeFile.environment(ringd)).containsEntry("RINGD_ADMIN_TOKEN", ComposeFile.REQUIRED_ADMIN_TOKEN);
         assertThat(list(ringd, "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("8080:8080"));
         assertThat(list(ringd, "volumes")).anySatisfy(v -> assertThat(String.valueOf(v)).endsWith(":/data"));
-        assertThat(list(service("prometheus"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("9090:9090"));
-        assertThat(list(service("grafana"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("3000:3000"));
-        assertThat(String.valueOf(service("prometheus").get("image"))).startsWith("prom/prometheus:");
-        assertThat(String.valueOf(service("grafana").get("image"))).startsWith("grafana/grafana:");
+        assertThat(list(compose.service("prometheus"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("9090:9090"));
+        assertThat(list(compose.service("grafana"), "ports")).anySatisfy(p -> assertThat(String.valueOf(p)).endsWith("3000:3000"));
+        assertThat(String.valueOf(compose.service("prometheus").get("image"))).startsWith("prom/prometheus:");
+        assertThat(String.valueOf(compose.service("grafana").get("image"))).startsWith("grafana/grafana:");
     }
+
+    // ---- the cluster stack: docker-compose.cluster.yml ---------------------------------------
+
+    @Test
+    void clusterRunsAThreeNodeZooKeeperEnsembleWithHealthChecks() {
+        ComposeFile cluster = ComposeFile.read(ComposeFile.CLUSTER);
+        List<String> zk = cluster.servicesWithImage("zookeeper:");
+        assertThat(zk).as("ZooKeeper services").hasSize(3);
+        Set<String> ids = new HashSet<>();
+        Set<String> serverLists = new HashSet<>();
+        for (String name : zk) {
+            Map<String, Object> service = cluster.service(name);
+            assertThat(String.valueOf(service.get("image"))).as("image of %s", name).matches("zookeeper:3\\.9\\.\\d+");
+            Map<String, String> env = ComposeFile.environment(service);
+            assertThat(env).containsKeys("ZOO_MY_ID", "ZOO_SERVERS");
+            String id = env.get("ZOO_MY_ID");
+            assertThat(ids.add(id)).as("ZOO_MY_ID %s of %s is unique", id, name).isTrue();
+            serverLists.add(env.get("ZOO_SERVERS"));
+            // Its own entry names it with its id, with the client port.
+            assertThat(env.get("ZOO_SERVERS").split("\\s+")).contains("server." + id + "=" + name + ":2888:3888;2181");
+
+            Map<String, Object> healthcheck = map(service, "healthcheck");
+            assertThat(String.valueOf(healthcheck.get("test"))).as("health check of %s", name).isNotBlank().doesNotContain("NONE");
+            assertThat(healthcheck.get("disable")).isNotEqualTo(true);
+            assertThat(ComposeFile.volumes(service)).as("%s keeps its data in a named volume", name).containsValue("/data");
+        }
+        assertThat(ids).containsExactlyInAnyOrder("1", "2", "3");
+        assertThat(serverLists).as("every node is given the same ensemble").hasSize(1);
+        assertThat(serverLists.iterator().next().split("\\s+")).hasSize(3);
+    }
+
+    @Test
+    void clusterRunsThreeRingdReplicasSharingTheEnsembleAndTheAdminToken() {
+        ComposeFile cluster = ComposeFile.read(ComposeFile.CLUSTER);
+        List<String> zk = cluster.servicesWithImage("zookeeper:");
+        List<String> replicas = cluster.servicesBuiltFromTheProject();
+        assertThat(replicas).as("ringd services built from the Dockerfile").hasSize(3);
+        String connect = String.join(",", zk.stream().map(z -> z + ":2181").toList());
+        for (String name : replicas) {
+            Map<String, Object> service = cluster.service(name);
+            Map<String, String> env = ComposeFile.environment(service);
+            assertThat(env).as("environment of %s", name)
+                    .containsEntry("RINGD_ADMIN_TOKEN", ComposeFile.REQUIRED_ADMIN_TOKEN)
+                    .containsEntry("RINGD_STORE", "zookeeper")
+                    .containsEntry("RINGD_ZOOKEEPER_CONNECT", connect)
+                    .containsEntry("RINGD_ZOOKEEPER_CONNECT", "zk1:2181,zk2:2181,zk3:2181");
+            assertThat(env.getOrDefault("RINGD_ZOOKEEPER_PATH", "/ringd")).isEqualTo("/ringd");
+            assertThat(ComposeFile.dependsOn(service)).as("%s starts after the ensemble", name).containsAll(zk);
+            for (String z : zk) {
+                assertThat(ComposeFile.dependencyCondition(service, z)).isEqualTo("service_healthy");
+            }
+            // Only the load balancer is published on every interface.
+            assertThat(ComposeFile.ports(service)).allSatisfy(p -> assertThat(p).startsWith("127.0.0.1:"));
+        }
+    }
+
+    @Test
+    void clusterLoadBalancerChecksReadinessOfEachReplicaAndKeepsEventStreamsOpen() {
+        ComposeFile cluster = ComposeFile.read(ComposeFile.CLUSTER);
+        List<String> replicas = cluster.servicesBuiltFromTheProject();
+        List<String> lbs = cluster.servicesWithImage("haproxy:");
+        assertThat(lbs).as("the HAProxy service").hasSize(1);
+        Map<String, Object> lb = cluster.service(lbs.get(0));
+        assertThat(ComposeFile.bindMounts(lb)).containsEntry("./" + HaproxyConfig.PATH, "/usr/local/etc/haproxy/haproxy.cfg");
+        assertThat(ComposeFile.ports(lb)).contains("8080:8080");
+        assertThat(ComposeFile.dependsOn(lb)).containsAll(replicas);
+
+        HaproxyConfig cfg = HaproxyConfig.read();
+        HaproxyConfig.Section frontend = cfg.sections("frontend").stream()
+                .filter(f -> f.directives("bind").stream().anyMatch(b -> b.matches("bind \\S*:8080\\b.*")))
+                .findFirst().orElseThrow(() -> new AssertionError("no frontend binds port 8080"));
+
+        // Every request but /ring/events: round robin over the replicas that are ready.
+        HaproxyConfig.Section api = cfg.section("backend", frontend.directives("default_backend").get(0).split(" ")[1]);
+        assertThat(api.directives("option httpchk")).isNotEmpty();
+        assertThat(api.lines()).anySatisfy(l -> assertThat(l).matches(
+                "(http-check send meth GET uri /actuator/health/readiness( .*)?|option httpchk GET /actuator/health/readiness( .*)?)"));
+        assertThat(api.lines()).contains("http-check expect status 200");
+        Map<String, String> servers = servers(api);
+        assertThat(servers.keySet()).as("servers of backend %s", api.name())
+                .containsExactlyInAnyOrderElementsOf(replicas.stream().map(r -> r + ":8080").toList());
+        assertThat(servers.values()).allSatisfy(options -> assertThat(options).containsPattern("(^| )check( |$)"));
+
+        // /ring/events: a backend of its own, the same replicas and readiness, long timeouts.
+        String eventsAcl = frontend.directives("acl").stream().filter(a -> a.matches("acl \\S+ path(_beg)? /ring/events"))
+                .map(a -> a.split(" ")[1]).findFirst().orElseThrow(() -> new AssertionError("no acl for /ring/events"));
+        String eventsBackend = frontend.directives("use_backend").stream().filter(u -> u.endsWith(" if " + eventsAcl))
+                .map(u -> u.split(" ")[1]).findFirst().orElseThrow(() -> new AssertionError("no use_backend for " + eventsAcl));
+        HaproxyConfig.Section events = cfg.section("backend", eventsBackend);
+        Map<String, String> eventServers = servers(events);
+        assertThat(eventServers.keySet()).containsExactlyInAnyOrderElementsOf(servers.keySet());
+        assertThat(eventServers.values()).allSatisfy(options -> assertThat(options)
+                .containsPattern("(^| )(check|track " + api.name() + "/\\S+)( |$)"));
+        Duration longEnough = Duration.ofMinutes(10);
+        assertThat(cfg.timeout(events, "server")).as("timeout server of %s", events.name()).hasValueSatisfying(
+                t -> assertThat(t).isGreaterThanOrEqualTo(longEnough));
+        assertThat(cfg.timeout(frontend, "client")).as("timeout client of %s", frontend.name()).hasValueSatisfying(
+                t -> assertThat(t).isGreaterThanOrEqualTo(longEnough));
+        // ... while an ordinary request still gives up on a silent server soon, and a silent client.
+        assertThat(cfg.timeout(api, "server")).hasValueSatisfying(t -> assertThat(t).isLessThanOrEqualTo(Duration.ofMinutes(1)));
+        assertThat(cfg.timeout(frontend, "http-request")).hasValueSatisfying(t -> assertThat(t).isLessThanOrEqualTo(Duration.ofSeconds(30)));
+
+        // Nothing holds responses back: no compression, no buffering of whole responses.
+        assertThat(cfg.allDirectives()).noneSatisfy(d -> assertThat(d).matches("(compression|filter compression|option http-buffer-request)\\b.*"));
+    }
+
+    @Test
+    void clusterPrometheusScrapesEachReplicaAsItsOwnInstance() {
+        ComposeFile cluster = ComposeFile.read(ComposeFile.CLUSTER);
+        Map<String, Object> prometheus = cluster.service("prometheus");
+        String command = String.valueOf(prometheus.get("command"));
+        Matcher m = Pattern.compile("--config\\.file=/etc/prometheus/([\\w.-]+)").matcher(command);
+        assertThat(m.find()).as("--config.file of the cluster's Prometheus").isTrue();
+        assertThat(ComposeFile.bindMounts(prometheus)).containsEntry("./deploy/prometheus", "/etc/prometheus");
+        String configFile = "deploy/prometheus/" + m.group(1);
+        assertThat(configFile).isEqualTo("deploy/prometheus/prometheus-cluster.yml");
+
+        Map<String, Object> job = ringdScrapeJob(configFile);
+        List<String> targets = new ArrayList<>();
+        for (Object sc : list(job, "static_configs")) {
+            list(cast(sc), "targets").forEach(t -> targets.add(String.valueOf(t)));
+        }
+        List<String> replicas = cluster.servicesBuiltFromTheProject();
+        assertThat(targets).as("one target per replica, never the load balancer")
+                .containsExactlyInAnyOrderElementsOf(replicas.stream().map(r -> r + ":8080").toList());
+        // The instance label is the target's address unless relabelled: nothing may rewrite it.
+        for (String key : List.of("relabel_configs", "metric_relabel_configs")) {
+            Object relabels = job.get(key);
+            if (relabels != null) {
+                for (Object r : (List<?>) relabels) {
+                    assertThat(String.valueOf(((Map<?, ?>) r).get("target_label"))).as(key).isNotEqualTo("instance");
+                }
+            }
+        }
+    }
+
 
     // ---- Dockerfile --------------------------------------------------------------------------
 
@@ -404,57 +608,49 @@ class DeploymentFilesTest {
         return uid;
     }
 
-    private Map<String, Map<String, Object>> composeServices() {
-        Map<String, Map<String, Object>> services = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : map(yaml("docker-compose.yml"), "services").entrySet()) {
-            services.put(e.getKey(), cast(e.getValue()));
+    /** The PromQL of a panel's targets, in order. */
+    private static List<String> exprs(JsonNode panel) {
+        List<String> exprs = new ArrayList<>();
+        for (JsonNode target : panel.path("targets")) {
+            exprs.add(target.path("expr").stringValue(""));
         }
-        return services;
+        return exprs;
     }
 
-    private Map<String, Object> service(String name) {
-        Map<String, Object> service = composeServices().get(name);
-        assertThat(service).as("compose service %s", name).isNotNull();
-        return service;
+    /** The legend formats of a panel's targets, in order. */
+    private static List<String> legends(JsonNode panel) {
+        List<String> legends = new ArrayList<>();
+        for (JsonNode target : panel.path("targets")) {
+            legends.add(target.path("legendFormat").stringValue(""));
+        }
+        return legends;
     }
 
-    /** Host path (as written, starting with ./) to container path, for a service's bind mounts. */
-    private static Map<String, String> bindMounts(Map<String, Object> service) {
-        Map<String, String> mounts = new LinkedHashMap<>();
-        Object volumes = service.get("volumes");
-        if (volumes == null) {
-            return mounts;
+    /** A backend's servers: address to the options after it. */
+    private static Map<String, String> servers(HaproxyConfig.Section backend) {
+        Map<String, String> servers = new LinkedHashMap<>();
+        for (String server : backend.directives("server")) {
+            String[] words = server.split(" ", 4);
+            assertThat(words).as("server line %s", server).hasSizeGreaterThanOrEqualTo(3);
+            servers.put(words[2], words.length > 3 ? words[3] : "");
         }
-        for (Object volume : (List<?>) volumes) {
-            String source;
-            String target;
-            if (volume instanceof Map<?, ?> longSyntax) {
-                source = String.valueOf(longSyntax.get("source"));
-                target = String.valueOf(longSyntax.get("target"));
-            } else {
-                String[] parts = String.valueOf(volume).split(":");
-                source = parts[0];
-                target = parts.length > 1 ? parts[1] : parts[0];
-            }
-            if (source.startsWith("./") || source.startsWith("../") || source.startsWith("/")) {
-                mounts.put(source.replaceAll("/$", ""), target);
-            }
-        }
-        return mounts;
+        return servers;
     }
 
-    private static Map<String, String> environment(Map<String, Object> service) {
-        Map<String, String> env = new LinkedHashMap<>();
-        Object environment = service.get("environment");
-        if (environment instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> env.put(String.valueOf(k), String.valueOf(v)));
-        } else if (environment instanceof List<?> l) {
-            for (Object entry : l) {
-                String[] kv = String.valueOf(entry).split("=", 2);
-                env.put(kv[0], kv.length > 1 ? kv[1] : "");
+    /** The "ringd" scrape job of a Prometheus configuration, which must also load rules.yml. */
+    private Map<String, Object> ringdScrapeJob(String prometheusConfig) {
+        Map<String, Object> config = yaml(prometheusConfig);
+        assertThat(list(config, "rule_files")).containsExactly("rules.yml");
+        Map<String, Object> job = null;
+        for (Object o : list(config, "scrape_configs")) {
+            Map<String, Object> scrape = cast(o);
+            if ("ringd".equals(scrape.get("job_name"))) {
+                job = scrape;
             }
         }
-        return env;
+        assertThat(job).as("scrape job \"ringd\" in %s", prometheusConfig).isNotNull();
+        assertThat(job.get("metrics_path")).isEqualTo("/actuator/prometheus");
+        return job;
     }
 
     /** The Dockerfile's instructions, continuation lines joined and comments dropped. */

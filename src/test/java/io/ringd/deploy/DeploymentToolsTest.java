@@ -19,9 +19,10 @@ import org.yaml.snakeyaml.Yaml;
 import io.ringd.deploy.Commands.Result;
 
 /**
- * The deployment checks that run the real tools: promtool on the Prometheus configuration, the
- * alert rules and their unit tests and every dashboard query, and docker-compose on the compose
- * file. {@link DeploymentFilesTest} has the checks that need Java alone.
+ * The deployment checks that run the real tools: promtool on the Prometheus configurations, the
+ * alert rules and their unit tests and every dashboard query, docker-compose on both compose
+ * files, and haproxy on the cluster's load balancer configuration. {@link DeploymentFilesTest}
+ * has the checks that need Java alone.
  *
  * <p>Tagged {@code tools}: {@code ./mvnw verify} leaves these out, {@code ./mvnw -Ptools verify}
  * runs them alone. A tool missing from the PATH fails the test (never skips it), naming the
@@ -33,13 +34,22 @@ class DeploymentToolsTest {
     /** Each tool these checks run, and the Debian package that brings it. */
     static final Map<String, String> DEBIAN_PACKAGES = Map.of(
             "promtool", "prometheus",
-            "docker-compose", "docker-compose");
+            "docker-compose", "docker-compose",
+            "haproxy", "haproxy");
+
+    /** Folders outside a user's PATH where Debian puts administration tools (haproxy is in /usr/sbin). */
+    static final List<String> SBIN = List.of("/usr/local/sbin", "/usr/sbin", "/sbin");
 
     // ---- Prometheus --------------------------------------------------------------------------
 
     @Test
     void promtoolAcceptsThePrometheusConfig() throws Exception {
         Commands.expectSuccess(tool(List.of("promtool", "check", "config", "deploy/prometheus/prometheus.yml"), Map.of(), Set.of()));
+    }
+
+    @Test
+    void promtoolAcceptsTheClusterPrometheusConfig() throws Exception {
+        Commands.expectSuccess(tool(List.of("promtool", "check", "config", "deploy/prometheus/prometheus-cluster.yml"), Map.of(), Set.of()));
     }
 
     @Test
@@ -90,6 +100,62 @@ class DeploymentToolsTest {
         assertThat(result.output()).contains("set RINGD_ADMIN_TOKEN");
     }
 
+    /** The cluster stack, as docker-compose reads it (YAML anchors and merge keys, variables). */
+    @Test
+    void dockerComposeAcceptsTheClusterComposeFile() throws Exception {
+        Result result = tool(List.of("docker-compose", "-f", ComposeFile.CLUSTER, "config"),
+                Map.of("RINGD_ADMIN_TOKEN", "test-token-0123456789"), Set.of());
+        Commands.expectSuccess(result);
+        String yaml = result.output().substring(result.output().indexOf("services:"));
+        ComposeFile resolved = ComposeFile.parse("docker-compose config of " + ComposeFile.CLUSTER, yaml);
+
+        List<String> replicas = resolved.servicesWithImage("ringd:");
+        assertThat(replicas).containsExactlyInAnyOrder("ringd1", "ringd2", "ringd3");
+        for (String name : replicas) {
+            assertThat(ComposeFile.environment(resolved.service(name))).as("environment of %s", name)
+                    .containsEntry("RINGD_ADMIN_TOKEN", "test-token-0123456789")
+                    .containsEntry("RINGD_STORE", "zookeeper")
+                    .containsEntry("RINGD_ZOOKEEPER_CONNECT", "zk1:2181,zk2:2181,zk3:2181");
+            assertThat(resolved.service(name)).containsKey("build");
+            for (String zk : List.of("zk1", "zk2", "zk3")) {
+                assertThat(ComposeFile.dependencyCondition(resolved.service(name), zk)).isEqualTo("service_healthy");
+            }
+        }
+        List<String> ensemble = resolved.servicesWithImage("zookeeper:");
+        assertThat(ensemble).containsExactlyInAnyOrder("zk1", "zk2", "zk3");
+        for (String name : ensemble) {
+            Map<String, Object> zk = resolved.service(name);
+            assertThat(ComposeFile.environment(zk)).containsEntry("ZOO_MY_ID", name.substring(2))
+                    .containsEntry("ZOO_SERVERS", "server.1=zk1:2888:3888;2181 server.2=zk2:2888:3888;2181 server.3=zk3:2888:3888;2181");
+            assertThat(zk).containsKey("healthcheck");
+        }
+        assertThat(ComposeFile.ports(resolved.service("lb"))).contains("8080:8080");
+    }
+
+    @Test
+    void dockerComposeRefusesToRunTheClusterWithoutAnAdminToken(@TempDir Path tmp) throws Exception {
+        Path emptyEnv = Files.writeString(tmp.resolve("empty.env"), "");
+        Result result = tool(List.of("docker-compose", "-f", ComposeFile.CLUSTER, "--env-file", emptyEnv.toString(), "config", "-q"),
+                Map.of(), Set.of("RINGD_ADMIN_TOKEN"));
+        assertThat(result.exitCode()).as("exit code of %s", result.command()).isNotZero();
+        assertThat(result.output()).contains("set RINGD_ADMIN_TOKEN");
+    }
+
+    // ---- HAProxy -----------------------------------------------------------------------------
+
+    /**
+     * HAProxy accepts the load balancer's configuration. The replicas' names resolve only inside
+     * the compose network, so the only warnings allowed are those of addresses not resolved.
+     */
+    @Test
+    void haproxyAcceptsTheLoadBalancerConfig() throws Exception {
+        Result result = tool(List.of("haproxy", "-c", "-f", HaproxyConfig.PATH), Map.of(), Set.of());
+        Commands.expectSuccess(result);
+        assertThat(result.output()).contains("Configuration file is valid");
+        assertThat(result.output().lines().filter(l -> l.contains("[WARNING]")))
+                .allSatisfy(l -> assertThat(l).contains("could not resolve address"));
+    }
+
     // ---- helpers -----------------------------------------------------------------------------
 
     /**
@@ -101,10 +167,16 @@ class DeploymentToolsTest {
         String tool = command.get(0);
         String install = "install it (Debian package " + DEBIAN_PACKAGES.get(tool) + ": apt-get install "
                 + DEBIAN_PACKAGES.get(tool) + "; .ci/run installs it)";
+        List<String> resolved = new ArrayList<>(command);
         if (!Commands.onPath(tool)) {
-            fail(tool + " is not on the PATH: " + install);
+            Path sbin = SBIN.stream().map(dir -> Path.of(dir, tool)).filter(Files::isExecutable).findFirst()
+                    .orElse(null);
+            if (sbin == null) {
+                fail(tool + " is not on the PATH: " + install);
+            }
+            resolved.set(0, sbin.toString());
         }
-        Result result = Commands.run(command, env, unset);
+        Result result = Commands.run(resolved, env, unset);
         if (result.exitCode() == 127) {
             fail(tool + " on the PATH could not run (exit code 127): " + install + "; its output: " + result.output().strip());
         }
