@@ -6,11 +6,27 @@ package io.ringd.state;
  */
 public class StoreUnavailableException extends RuntimeException {
 
+    private final boolean outcomeUnknown;
+
     public StoreUnavailableException(String message, Throwable cause) {
-        super(message, cause);
+        this(message, cause, false);
     }
 
     public StoreUnavailableException(String message) {
-        super(message);
+        this(message, null, false);
+    }
+
+    /**
+     * @param outcomeUnknown the store was asked to make the change durable and the connection failed before it
+     *                       answered: the change may have been stored after all
+     */
+    public StoreUnavailableException(String message, Throwable cause, boolean outcomeUnknown) {
+        super(message, cause);
+        this.outcomeUnknown = outcomeUnknown;
+    }
+
+    /** Whether the change may have been stored although the write failed. */
+    public boolean outcomeUnknown() {
+        return outcomeUnknown;
     }
 }

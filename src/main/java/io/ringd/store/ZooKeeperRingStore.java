@@ -124,6 +124,9 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             throw new StoreConflictException(read().orElseThrow());
         } catch (KeeperException.NoNodeException e) {
             throw new StoreUnavailableException("the ring is gone from " + describe(), e);
+        } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
+            throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while storing "
+                    + "version " + state.version() + ": it may have been stored", e, true);
         } catch (Exception e) {
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") did not store version "
                     + state.version() + ": " + e.getMessage(), e);

@@ -21,6 +21,7 @@ import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -46,7 +47,7 @@ import tools.jackson.databind.json.JsonMapper;
  * fixed period.
  */
 @Component
-class WatchHub implements RingListener {
+class WatchHub implements RingListener, SmartLifecycle {
 
     /*
      * Design note. Every version reaches a stream exactly once and in order:
@@ -224,13 +225,43 @@ class WatchHub implements RingListener {
         return streams.size();
     }
 
-    @PreDestroy
-    void stop() {
-        keepAlive.shutdownNow();
+    private volatile boolean running = true;
+
+    /**
+     * Ends every stream when the application stops (or a test pauses it),
+     * before the web server's graceful shutdown waits for open requests: a
+     * stream never ends by itself. The hub goes on taking streams after a
+     * restart; its threads end with the bean ({@link #destroy()}).
+     */
+    @Override
+    public void stop() {
+        running = false;
         for (WatchStream s : streams) {
             s.close("the server is stopping");
         }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @PreDestroy
+    void destroy() {
+        stop();
+        keepAlive.shutdownNow();
         writers.shutdownNow();
+    }
+
+    /** Stops first: before the web server's graceful shutdown (which stops at a lower phase). */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE;
     }
 
     private static ThreadFactory daemons(String prefix) {

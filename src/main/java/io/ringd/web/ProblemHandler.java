@@ -91,7 +91,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e instanceof VersionException.Gone) {
             return problem(Problems.VERSION_GONE, e.getMessage(), field != null ? field : "version");
         }
-        if (e instanceof StoreUnavailableException) {
+        if (e instanceof StoreUnavailableException su) {
+            if (su.outcomeUnknown()) {
+                log.error("Store unavailable while storing a change; it may have been stored", e);
+                return problem(Problems.STORE_UNAVAILABLE, "the store became unreachable while the change was "
+                        + "being stored: it may or may not have been applied; read the ring (GET /ring) before "
+                        + "trying again", null);
+            }
             log.error("Store unavailable; the change was not applied", e);
             return problem(Problems.STORE_UNAVAILABLE, "the change could not be made durable and was not applied",
                     null);

@@ -62,6 +62,8 @@ class ZooKeeperStoreTest {
         for (int i = 0; i < 3; i++) {
             instances.add(start());
         }
+        awaitTrue("every instance writable", () -> instances.stream()
+                .allMatch(c -> health(c).path("components").path("ring").path("status").asString("").equals("UP")));
     }
 
     @AfterAll
@@ -93,8 +95,8 @@ class ZooKeeperStoreTest {
                 "--ringd.store=zookeeper",
                 "--ringd.zookeeper.connect=" + cluster.getConnectString(),
                 "--ringd.zookeeper.path=/ringd-test",
-                "--ringd.zookeeper.session-timeout=4s",
-                "--ringd.zookeeper.connect-timeout=2s",
+                "--ringd.zookeeper.session-timeout=10s",
+                "--ringd.zookeeper.connect-timeout=3s",
                 "--ringd.admin.token=" + TOKEN,
                 "--ringd.watch.keep-alive=1s",
                 "--management.endpoint.health.show-details=always",
@@ -214,7 +216,8 @@ class ZooKeeperStoreTest {
         cluster.restartServer(specs.get(0));
         cluster.restartServer(specs.get(1));
         long v = retryPut(2, "zk-q3", 1, Duration.ofSeconds(40));
-        assertThat(v).isEqualTo(before + 1);
+        // a write refused at the moment quorum went may still have been stored (its outcome was unknown)
+        assertThat(v).isBetween(before + 1, before + 2);
         awaitConverged(v);
         assertThat(metric(0, "ringd_store_writable")).isEqualTo(1.0);
     }
@@ -259,15 +262,22 @@ class ZooKeeperStoreTest {
 
     // ------------------------------------------------------------ helpers
 
-    /** The server that leads the ensemble now, by its "srvr" four-letter word. */
+    /** The server that leads the ensemble now, by its "srvr" four-letter word (waiting out an election). */
     static InstanceSpec leader() throws Exception {
-        for (InstanceSpec spec : cluster.getInstances()) {
-            String srvr = FourLetterWordMain.send4LetterWord("localhost", spec.getPort(), "srvr");
-            if (srvr.contains("Mode: leader")) {
-                return spec;
+        long end = System.nanoTime() + CONVERGE.toNanos();
+        while (System.nanoTime() < end) {
+            for (InstanceSpec spec : cluster.getInstances()) {
+                try {
+                    if (FourLetterWordMain.send4LetterWord("localhost", spec.getPort(), "srvr").contains("Mode: leader")) {
+                        return spec;
+                    }
+                } catch (Exception e) {
+                    // that server is down or electing
+                }
             }
+            Thread.sleep(200);
         }
-        throw new IllegalStateException("no leader");
+        throw new IllegalStateException("no leader within " + CONVERGE);
     }
 
     static int port(int i) {
@@ -325,10 +335,17 @@ class ZooKeeperStoreTest {
         }
     }
 
+    /**
+     * A put through instance {@code i}. A 503 (nothing applied: the store out of reach for a moment, as on
+     * a loaded machine) is tried again, as a client would, for a few seconds.
+     */
     static long put(int i, String id, double weight) {
-        Answer a = send(i, "PUT", "/nodes/" + id, "{\"weight\":" + weight + "}");
-        assertThat(a.status()).as("PUT %s through instance %d: %s", id, i, a.body()).isIn(200, 201);
-        return a.body().get("version").asLong();
+        try {
+            return retryPut(i, id, weight, Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     static int putStatus(int i, String id) {
@@ -344,6 +361,7 @@ class ZooKeeperStoreTest {
             if (a.status() == 200 || a.status() == 201) {
                 return a.body().get("version").asLong();
             }
+            assertThat(a.status()).as("PUT %s through instance %d: %s", id, i, a.body()).isIn(503, -1);
             Thread.sleep(200);
         } while (System.nanoTime() < end);
         throw new AssertionError("PUT " + id + " through instance " + i + " kept failing: " + a);
