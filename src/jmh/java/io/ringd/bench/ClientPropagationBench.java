@@ -1,0 +1,104 @@
+package io.ringd.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.ringd.RingdApplication;
+import io.ringd.client.RingClient;
+
+/**
+ * Propagation to followers: one ringd (memory store) and N {@link RingClient}s
+ * in this JVM on loopback; for each of W admin writes, the time from the
+ * write's 200 until every client routes at the new version (each client's
+ * listener says when it swapped the verified ring in). Prints p50, p99 and
+ * max. Run by {@code bench/clients.sh}; arguments: clients (100), writes (200).
+ */
+public final class ClientPropagationBench {
+
+    static final String TOKEN = "client-bench-admin-token-0123456789";
+
+    public static void main(String[] args) throws Exception {
+        int clients = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+        int writes = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        ConfigurableApplicationContext server = new SpringApplicationBuilder(RingdApplication.class).run(
+                "--server.port=0", "--spring.main.banner-mode=off", "--ringd.store=memory",
+                "--ringd.admin.token=" + TOKEN, "--ringd.watch.max-streams=" + (clients + 10),
+                "--logging.level.root=WARN");
+        int port = ((WebServerApplicationContext) server).getWebServer().getPort();
+        String base = "http://127.0.0.1:" + port;
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        for (int n = 0; n < 100; n++) {
+            put(http, base, "node-" + n, 1);
+        }
+        List<RingClient> followers = new ArrayList<>();
+        List<Map<Long, Long>> arrived = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            Map<Long, Long> seen = new ConcurrentHashMap<>();
+            RingClient client = RingClient.builder(base)
+                    .listener((before, after) -> seen.putIfAbsent(after.version(), System.nanoTime())).build();
+            followers.add(client);
+            arrived.add(seen);
+        }
+        for (RingClient c : followers) {
+            if (!c.awaitVersion(100, Duration.ofSeconds(60))) {
+                throw new IllegalStateException("a client did not reach version 100");
+            }
+        }
+        for (int w = 0; w < 20; w++) { // warm-up
+            put(http, base, "warm-" + (w % 5), 1 + w % 3);
+        }
+        long[] lag = new long[writes];
+        for (int w = 0; w < writes; w++) {
+            long version = put(http, base, "moving-" + (w % 10), 1 + w % 4);
+            long ok = System.nanoTime();
+            long last = ok;
+            for (Map<Long, Long> seen : arrived) {
+                Long at;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while ((at = seen.get(version)) == null && System.nanoTime() < deadline) {
+                    Thread.sleep(0, 100_000);
+                }
+                if (at == null) {
+                    throw new IllegalStateException("version " + version + " did not reach a client");
+                }
+                last = Math.max(last, at);
+            }
+            lag[w] = last - ok;
+        }
+        Arrays.sort(lag);
+        System.out.printf("propagation to %d clients over %d writes (200 -> every client routing at the new "
+                + "version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", clients, writes, lag[writes / 2] / 1e6,
+                lag[(int) Math.ceil(writes * 0.99) - 1] / 1e6, lag[writes - 1] / 1e6);
+        long reloads = followers.stream().mapToLong(RingClient::reloads).sum();
+        System.out.println("reloads across all clients: " + reloads);
+        followers.forEach(RingClient::close);
+        server.close();
+        System.exit(0);
+    }
+
+    static long put(HttpClient http, String base, String id, double weight) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/nodes/" + id))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"weight\":" + weight + "}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200 && r.statusCode() != 201) {
+            throw new IllegalStateException("PUT " + id + ": " + r.statusCode() + " " + r.body());
+        }
+        String body = r.body();
+        int at = body.indexOf("\"version\":") + 10;
+        return Long.parseLong(body.substring(at, body.indexOf(',', at)));
+    }
+}
