@@ -29,7 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
 class RingClientApiTest extends RealServerTest {
 
     private static final int WRITERS = 4;
-    private static final int OPS_EACH = 40;
+    private static final int OPS_EACH = 250; // 1,000 random changes in all
     private static final String[] HASHES = {"md5", "murmur3", "sha256"};
 
     @Test
@@ -37,7 +37,7 @@ class RingClientApiTest extends RealServerTest {
         reset();
         putAll("cc-0:1:z0", "cc-1:2:z1", "cc-2:1");
         long start = version();
-        long seed = System.nanoTime();
+        long seed = Long.getLong("ringd.seed", 20_261_130L); // fixed, so a run replays; -Dringd.seed=N for others
         List<Long> versionsSeen = new CopyOnWriteArrayList<>();
         try (RingClient steady = RingClient.builder("http://127.0.0.1:" + port).metrics(false)
                 .listener((previous, current) -> versionsSeen.add(current.version())).build();
@@ -59,7 +59,7 @@ class RingClientApiTest extends RealServerTest {
                             if (r.statusCode() != 200 && r.statusCode() != 201 && r.statusCode() != 404) {
                                 failures.add(r.statusCode() + " " + r.body());
                             }
-                            if (random.nextInt(8) == 0) {
+                            if (random.nextInt(32) == 0) {
                                 Thread.sleep(350 + random.nextInt(200)); // a pause: the flappy client drops
                             }
                         }
@@ -77,7 +77,7 @@ class RingClientApiTest extends RealServerTest {
             JsonNode ring = getJson("/ring");
             long last = ring.get("version").asLong();
             String fingerprint = ring.get("fingerprint").asString();
-            assertThat(last).as("seed %d: writes made versions", seed).isGreaterThan(start + 50);
+            assertThat(last).as("seed %d: writes made versions", seed).isGreaterThan(start + 500);
             for (RingClient c : List.of(steady, flappy)) {
                 assertThat(c.awaitVersion(last, Duration.ofSeconds(30))).as("seed %d: %s reaches v%d", seed, c, last)
                         .isTrue();
