@@ -350,6 +350,27 @@ public final class RingService {
     private RingState write(RingListener.Op op, Long ifMatch, java.util.function.Function<RingState, Next> build) {
         writes.lock();
         try {
+            if (!loaded) {
+                throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
+            }
+            return store.exclusively(() -> writeExclusively(op, ifMatch, build));
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /**
+     * The write itself, while no other writer of the store runs one: a shared
+     * store's state is read first, so the write is built on the latest version;
+     * a conflict (a version stored by a writer that did not take turns, or a
+     * stale read) is caught up with and the write built again.
+     */
+    private RingState writeExclusively(RingListener.Op op, Long ifMatch,
+            java.util.function.Function<RingState, Next> build) {
+        if (store.shared()) {
+            store.load().ifPresent(this::follow);
+        }
+        {
             for (int attempt = 1; ; attempt++) {
                 if (!loaded) {
                     throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
@@ -370,12 +391,10 @@ public final class RingService {
                         throw new StoreUnavailableException("gave up after " + attempt
                                 + " attempts against concurrent writers", e);
                     }
-                    follow(e.latest());
-                    backOff(attempt);
+                    backOff(attempt); // then catch up with what is stored now, and try at once
+                    follow(store.load().filter(l -> l.version() >= e.latest().version()).orElse(e.latest()));
                 }
             }
-        } finally {
-            writes.unlock();
         }
     }
 

@@ -59,6 +59,17 @@ public interface RingStore {
     default void follow(Consumer<PersistedState> onChange) {
     }
 
+    /**
+     * Runs {@code write} while no other writer of this store runs one: a
+     * shared store takes its distributed lock (fair: writers through
+     * different instances take turns), a store with one writer runs it as it is.
+     *
+     * @throws StoreUnavailableException if the lock cannot be taken
+     */
+    default <T> T exclusively(java.util.function.Supplier<T> write) {
+        return write.get();
+    }
+
     /** Whether a save can succeed now (a shared store that is not connected refuses writes). */
     default boolean writable() {
         return true;

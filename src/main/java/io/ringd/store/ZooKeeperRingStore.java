@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -18,6 +19,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
@@ -44,8 +46,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
      * setData with the znode version read with the ring version it replaces: a
      * compare-and-set; another writer's version in between makes it fail with
      * BadVersion, and the writer gets the stored state back to catch up with
-     * and try again (RingService). Every version is one setData, so the znode
-     * version and the ring version move together.
+     * and try again (RingService). Writers take turns first through a
+     * Curator InterProcessMutex (<path>/write-lock), so that one that just
+     * won cannot starve the others; the compare-and-set remains the
+     * guarantee. Every version is one setData, so the znode version and the
+     * ring version move together.
      *
      * Followers watch the znode with a CuratorCache; an event may stand for
      * several versions (ZooKeeper watches coalesce), which the history in the
@@ -76,6 +81,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private volatile boolean caughtUp;
     private volatile Consumer<PersistedState> follower;
     private CuratorCache cache;
+    private final InterProcessMutex writeLock;
 
     public ZooKeeperRingStore(ZooKeeperProperties props) {
         if (props.connect() == null || props.connect().isBlank()) {
@@ -92,6 +98,40 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 .build();
         client.getConnectionStateListenable().addListener((c, state) -> changed(state));
         client.start();
+        this.writeLock = new InterProcessMutex(client, (props.path().equals("/") ? "" : props.path()) + "/write-lock");
+    }
+
+    /**
+     * Writers through different instances take turns with Curator's
+     * {@link InterProcessMutex} (a fair queue of sequential znodes): without
+     * it, a writer that just won keeps winning and the others starve in
+     * compare-and-set retries. The compare-and-set stays, as the guarantee.
+     */
+    @Override
+    public <T> T exclusively(Supplier<T> write) {
+        if (!connected) {
+            throw new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected");
+        }
+        boolean held;
+        try {
+            held = writeLock.acquire(2 * connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new StoreUnavailableException("cannot take the write lock at " + describe() + ": "
+                    + e.getMessage(), e);
+        }
+        if (!held) {
+            throw new StoreUnavailableException("the write lock at " + describe() + " was not free within "
+                    + 2 * connectTimeout.toMillis() + " ms");
+        }
+        try {
+            return write.get();
+        } finally {
+            try {
+                writeLock.release();
+            } catch (Exception e) {
+                log.warn("Could not release the write lock at {}: {}", describe(), e.getMessage());
+            }
+        }
     }
 
     @Override
@@ -217,7 +257,15 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                     remember(ps.version(), node.getStat().getVersion());
                 }
             }
-            f.accept(ps);
+            // never on Curator's thread: RingService.follow waits for the local write lock, and a writer holding
+            // it may be waiting for the write-lock znode's watch, which that same thread delivers
+            catchUp.execute(() -> {
+                try {
+                    f.accept(ps);
+                } catch (RuntimeException e) {
+                    log.error("Could not apply the ring stored at {}: {}", describe(), e.getMessage(), e);
+                }
+            });
         } catch (RuntimeException e) {
             log.error("Could not apply the ring stored at {}: {}", describe(), e.getMessage(), e);
         }
