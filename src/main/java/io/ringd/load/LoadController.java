@@ -16,6 +16,7 @@ import io.ringd.state.RingService;
 import io.ringd.state.VersionException;
 import io.ringd.web.AdminOnly;
 import io.ringd.web.ApiDocs;
+import io.ringd.web.IfMatch;
 import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

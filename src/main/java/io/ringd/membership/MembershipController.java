@@ -25,6 +25,7 @@ import io.ringd.state.RingSettings;
 import io.ringd.state.RingState;
 import io.ringd.web.AdminOnly;
 import io.ringd.web.ApiDocs;
+import io.ringd.web.IfMatch;
 import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -128,7 +129,7 @@ class MembershipController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        Long expected = EntityTags.ifMatch(ifMatch);
+        Long expected = IfMatch.version(ifMatch);
         Node node = body.toNode(id);
         RingService.PutResult r = ring.put(node, expected);
         NodeAnswer answer = new NodeAnswer(r.state().version(), NodeDocument.of(node));
@@ -148,7 +149,7 @@ class MembershipController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        return new VersionAnswer(ring.remove(id, EntityTags.ifMatch(ifMatch)).version());
+        return new VersionAnswer(ring.remove(id, IfMatch.version(ifMatch)).version());
     }
 
     @PostMapping(path = "/membership", consumes = ApiDocs.JSON)
@@ -171,7 +172,7 @@ class MembershipController {
     VersionAnswer membership(@RequestBody ChangeBatch body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = EntityTags.ifMatch(ifMatch);
+        Long expected = IfMatch.version(ifMatch);
         return new VersionAnswer(ring.apply(body.toChanges(), expected).version());
     }
 
@@ -192,7 +193,7 @@ class MembershipController {
     SettingsAnswer updateSettings(@RequestBody SettingsRequest body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = EntityTags.ifMatch(ifMatch);
+        Long expected = IfMatch.version(ifMatch);
         RingState s = ring.updateSettings(body.toPatch(), expected);
         return new SettingsAnswer(s.version(), s.settings());
     }

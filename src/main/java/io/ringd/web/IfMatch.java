@@ -1,15 +1,10 @@
-package io.ringd.load;
-
-import io.ringd.web.ApiException;
-import io.ringd.web.Problems;
-import io.ringd.web.RingHeaders;
+package io.ringd.web;
 
 /**
- * {@code If-Match} on the load calls, read as on every admin call (README):
- * the version, bare or quoted; {@code *} matches any. The twin of
- * {@code membership.EntityTags.ifMatch}, which a feature may not import.
+ * {@code If-Match} on the admin calls of every feature (README): the ring
+ * version, bare or quoted; {@code *} matches any; a weak tag never matches.
  */
-final class IfMatch {
+public final class IfMatch {
 
     private IfMatch() {
     }
@@ -19,7 +14,7 @@ final class IfMatch {
      *
      * @throws ApiException 412 for a weak tag (If-Match compares strongly), 400 for anything else
      */
-    static Long version(String header) {
+    public static Long version(String header) {
         if (header == null) {
             return null;
         }
