@@ -52,22 +52,10 @@ final class Placements {
     /** The smallest prime {@code >= n}. */
     static int nextPrime(int n) {
         int p = Math.max(2, n);
-        while (!isPrime(p)) {
+        while (!RingConfig.isPrime(p)) {
             p++;
         }
         return p;
-    }
-
-    static boolean isPrime(int n) {
-        if (n < 2) {
-            return false;
-        }
-        for (int d = 2; (long) d * d <= n; d++) {
-            if (n % d == 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     static List<String> ids(List<Node> nodes) {

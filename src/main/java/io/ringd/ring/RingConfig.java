@@ -132,7 +132,8 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
         return algorithm == Algorithm.MAGLEV ? "maglev" : "ring";
     }
 
-    static boolean isPrime(int n) {
+    /** Whether {@code n} is prime (a Maglev table size must be). */
+    public static boolean isPrime(int n) {
         if (n < 2) {
             return false;
         }

@@ -55,24 +55,9 @@ public record SettingsPatch(String hash, Integer vnodesPerWeight, String algorit
                     "algorithm must be one of " + ALGORITHMS + ": " + s.algorithm());
         }
         int m = s.maglevTableSize();
-        if (m < MIN_MAGLEV_TABLE_SIZE || m > MAX_MAGLEV_TABLE_SIZE || !isPrime(m)) {
+        if (m < MIN_MAGLEV_TABLE_SIZE || m > MAX_MAGLEV_TABLE_SIZE || !RingConfig.isPrime(m)) {
             throw new InvalidInputException("maglevTableSize",
                     "maglevTableSize must be a prime between 1009 and 5000011: " + m);
         }
-    }
-
-    static boolean isPrime(int n) {
-        if (n < 2) {
-            return false;
-        }
-        if (n % 2 == 0) {
-            return n == 2;
-        }
-        for (int d = 3; (long) d * d <= n; d += 2) {
-            if (n % d == 0) {
-                return false;
-            }
-        }
-        return true;
     }
 }
