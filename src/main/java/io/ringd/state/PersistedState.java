@@ -1,7 +1,9 @@
 package io.ringd.state;
 
 import java.util.List;
+import java.util.TreeMap;
 
+import io.ringd.ring.Change;
 import io.ringd.ring.Node;
 
 /**
@@ -24,14 +26,63 @@ public record PersistedState(long version, RingSettings settings, List<Node> nod
     }
 
     /**
-     * Checks that replaying the history gives the current settings and members.
+     * Checks that the history is a sequence of real changes that replays to
+     * the current settings and members: no version removes a node that is
+     * not a member or changes nothing, and the last one gives exactly this
+     * state.
      *
-     * @throws IllegalStateException when it does not
+     * @throws IllegalStateException naming the version and the node or setting at fault
      */
     public void checkConsistent() {
-        RingHistory.Version replayed = history.at(version);
-        if (!replayed.settings().equals(settings) || !replayed.nodes().equals(nodes)) {
-            throw new IllegalStateException("the history does not replay to the state of version " + version);
+        TreeMap<String, Node> members = new TreeMap<>();
+        for (Node n : history.baseNodes()) {
+            members.put(n.id(), n);
+        }
+        RingSettings replayed = history.baseSettings();
+        for (HistoryDelta d : history.deltas()) {
+            boolean changed = d.settings() != null && !d.settings().equals(replayed);
+            for (Change c : d.changes()) {
+                if (c instanceof Change.Put p) {
+                    Node before = members.put(p.id(), p.node());
+                    changed |= !p.node().equals(before);
+                } else if (members.remove(c.id()) == null) {
+                    throw new IllegalStateException("history: version " + d.version() + " removes node \"" + c.id()
+                            + "\", which is not a member of version " + (d.version() - 1));
+                } else {
+                    changed = true;
+                }
+            }
+            if (!changed) {
+                throw new IllegalStateException("history: version " + d.version() + " changes nothing (it puts "
+                        + "nodes that are already members as they are" + (d.settings() != null
+                                ? " and sets the settings it already had" : "") + "): every version changes something");
+            }
+            if (d.settings() != null) {
+                replayed = d.settings();
+            }
+        }
+        if (!replayed.equals(settings)) {
+            throw new IllegalStateException("the history replays to settings " + replayed + " at version " + version
+                    + " but the state has " + settings);
+        }
+        TreeMap<String, Node> stated = new TreeMap<>();
+        nodes.forEach(n -> stated.put(n.id(), n));
+        for (Node n : members.values()) {
+            Node s = stated.get(n.id());
+            if (s == null) {
+                throw new IllegalStateException("the history replays to node " + n + " at version " + version
+                        + " but the state has no node \"" + n.id() + "\"");
+            }
+            if (!s.equals(n)) {
+                throw new IllegalStateException("the history replays to node " + n + " at version " + version
+                        + " but the state has " + s);
+            }
+        }
+        for (Node s : stated.values()) {
+            if (!members.containsKey(s.id())) {
+                throw new IllegalStateException("the state has node " + s + " at version " + version
+                        + " but the history never adds it (or removes it)");
+            }
         }
     }
 }

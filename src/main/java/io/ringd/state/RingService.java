@@ -122,6 +122,11 @@ public final class RingService {
             RingConfig config = ps.settings().toConfig();
             state = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()),
                     ps.history().committedAt(ps.version()));
+            String recorded = ps.history().deltas().isEmpty() ? null : ps.history().delta(ps.version()).fingerprint();
+            if (recorded != null && !recorded.equals(state.fingerprint())) {
+                throw new IllegalStateException("version " + ps.version() + " was stored with fingerprint "
+                        + recorded + ", but its settings and members give " + state.fingerprint());
+            }
         } catch (RuntimeException e) {
             throw new StateUnreadableException(store.describe(), "the stored ring state in "
                     + store.describe() + " cannot be used: " + e.getMessage(), e);
