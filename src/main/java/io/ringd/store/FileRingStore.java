@@ -6,10 +6,13 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -33,7 +36,11 @@ public final class FileRingStore implements RingStore, AutoCloseable {
      * folder so the rename itself is durable. Only then does it return, and
      * only then is the change acknowledged. A crash at any point leaves
      * either the old file or the new one, never a mix; leftover temp files
-     * are ignored (and removed) at the next start. A lock file keeps two
+     * are ignored (and removed) at the next start. A temp file beside no
+     * state file is ignored only if it holds nothing or version 1 (the first
+     * write, never acknowledged); a later version means the state file was
+     * lost, and the start is refused. A failed write (a full disk: ENOSPC,
+     * EFBIG) removes its temp file and leaves the old state file as it was. A lock file keeps two
      * processes from sharing one folder.
      */
 
@@ -78,10 +85,13 @@ public final class FileRingStore implements RingStore, AutoCloseable {
 
     @Override
     public Optional<PersistedState> load() {
-        removeLeftoverTempFiles();
-        if (!Files.exists(file)) {
+        List<Path> leftovers = leftoverTempFiles();
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            checkNoLostState(leftovers);
+            removeLeftoverTempFiles(leftovers);
             return Optional.empty();
         }
+        removeLeftoverTempFiles(leftovers);
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -99,10 +109,36 @@ public final class FileRingStore implements RingStore, AutoCloseable {
         }
     }
 
+    /**
+     * With no state file, a leftover temp file is safe to ignore only when it
+     * comes from the first write ever (version 1, or unreadable: cut short),
+     * which was never acknowledged. One that holds a later version can only
+     * have been written beside a state file: that file is gone, and starting
+     * an empty ring would lose acknowledged versions.
+     */
+    private void checkNoLostState(List<Path> leftovers) {
+        for (Path p : leftovers) {
+            PersistedState s;
+            try {
+                s = codec.decode(Files.readAllBytes(p));
+            } catch (IOException | RuntimeException e) {
+                continue; // cut short by the crash: never renamed, never acknowledged
+            }
+            if (s.version() > 1) {
+                throw new StateUnreadableException(file.toString(), "the ring state file " + file
+                        + " is missing, but " + p + ", left over from an interrupted write, holds version "
+                        + s.version() + ": the state file was moved away or lost, and ringd will not start an "
+                        + "empty ring in its place (restore the file; " + p.getFileName()
+                        + " is the version after the last one it had)", null);
+            }
+        }
+    }
+
     @Override
     public void save(PersistedState state) {
         byte[] bytes = codec.encode(state);
         Path tmp = dir.resolve(STATE_FILE + "." + UUID.randomUUID() + TEMP_SUFFIX);
+        boolean renamed = false;
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
@@ -112,6 +148,7 @@ public final class FileRingStore implements RingStore, AutoCloseable {
                 ch.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            renamed = true;
             try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
                 d.force(true);
             }
@@ -121,18 +158,29 @@ public final class FileRingStore implements RingStore, AutoCloseable {
             } catch (IOException ignored) {
                 // the next start removes it
             }
-            throw new StoreUnavailableException("cannot write the ring state to " + file + ": " + e, e);
+            // once renamed, the new state may survive a crash although the folder could not be forced
+            throw new StoreUnavailableException("cannot write the ring state to " + file + ": " + e, e, renamed);
         }
     }
 
-    private void removeLeftoverTempFiles() {
+    private List<Path> leftoverTempFiles() {
+        List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(dir, STATE_FILE + ".*" + TEMP_SUFFIX)) {
-            for (Path p : leftovers) {
-                log.warn("Ignoring and removing {}, left over from an interrupted write", p);
-                Files.deleteIfExists(p);
-            }
+            leftovers.forEach(out::add);
         } catch (IOException e) {
-            log.warn("Could not remove leftover temp files in {}: {}", dir, e.toString());
+            log.warn("Could not list leftover temp files in {}: {}", dir, e.toString());
+        }
+        return out;
+    }
+
+    private void removeLeftoverTempFiles(List<Path> leftovers) {
+        for (Path p : leftovers) {
+            log.warn("Ignoring and removing {}, left over from an interrupted write that was never acknowledged", p);
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                log.warn("Could not remove {}: {}", p, e.toString());
+            }
         }
     }
 
