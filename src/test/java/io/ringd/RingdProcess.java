@@ -51,7 +51,24 @@ public final class RingdProcess implements AutoCloseable {
      */
     public static RingdProcess start(Path dataDir, String token, List<String> jvmOptions, List<String> args)
             throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), dataDir, token, jvmOptions, args);
+    }
+
+    /**
+     * Starts the jar under a POSIX shell that first lowers the size any file
+     * of the process may grow to ({@code ulimit -f}, in 512-byte blocks):
+     * past it, a write fails with EFBIG, as on a full disk (the JVM ignores
+     * SIGXFSZ).
+     */
+    public static RingdProcess startWithFileSizeLimit(long blocks, Path dataDir, String token,
+            List<String> jvmOptions, List<String> args) throws IOException {
+        return start(List.of("sh", "-c", "ulimit -f " + blocks + " && exec \"$0\" \"$@\""), dataDir, token,
+                jvmOptions, args);
+    }
+
+    private static RingdProcess start(List<String> prefix, Path dataDir, String token, List<String> jvmOptions,
+            List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar().toString(), "--server.port=0", "--server.address=127.0.0.1",
