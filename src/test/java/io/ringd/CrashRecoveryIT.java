@@ -56,7 +56,7 @@ class CrashRecoveryIT {
     private final Map<Long, Membership> acknowledged = new TreeMap<>();
 
     @Test
-    void killedAtRandomMoments_loosesNoAcknowledgedWrite_andResumesHistoryDiffAndEvents() throws Exception {
+    void killedAtRandomMoments_losesNoAcknowledgedWrite_andResumesHistoryDiffAndEvents() throws Exception {
         int rounds = Integer.getInteger("ringd.crash.rounds", 20);
         String given = System.getProperty("ringd.seed");
         long seed = given == null || given.isBlank() ? 20_261_130L : Long.parseLong(given.trim());

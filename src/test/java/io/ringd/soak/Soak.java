@@ -156,10 +156,16 @@ public final class Soak {
         failures.stream().limit(10).forEach(f -> report.add("  failure: " + f));
         report.add("samples (s, heap used after full GC KiB, open files, threads):");
         samples.forEach(s -> report.add(String.format("  %4d %8d %5d %5d", s[0], s[1], s[2], s[3])));
-        boolean heapStable = stable(samples, 1, 1.25, 8 * 1024);
-        boolean filesStable = stable(samples, 2, 1.0, 10);
-        report.add("heap after GC: " + (heapStable ? "stable" : "GROWING") + "; open files: "
-                + (filesStable ? "stable" : "GROWING"));
+        boolean heapStable = stable(samples, 1, true, 1.25, 8 * 1024);
+        boolean filesStable = stable(samples, 2, false, 1.0, 10);
+        List<long[]> s = samples.subList(Math.min(1, samples.size()), samples.size());
+        int half = s.size() / 2;
+        report.add(String.format("heap after GC: lowest %d KiB in the earlier half, %d KiB in the later half: %s",
+                extreme(s.subList(0, half), 1, true), extreme(s.subList(half, s.size()), 1, true),
+                heapStable ? "stable" : "GROWING"));
+        report.add(String.format("open files: at most %d in the earlier half, %d in the later half: %s",
+                extreme(s.subList(0, half), 2, false), extreme(s.subList(half, s.size()), 2, false),
+                filesStable ? "stable" : "GROWING"));
         boolean ok = serverErrors.sum() == 0 && wrong.sum() == 0 && failures.isEmpty() && heapStable && filesStable
                 && writes.sum() > 0 && events.sum() > 0 && routes.sum() > 0 && samples.size() >= 3;
         report.add(ok ? "soak: OK" : "soak: FAILED");
@@ -167,19 +173,26 @@ public final class Soak {
     }
 
     /**
-     * Stable: the largest value of the later half of the samples (the first,
-     * a warm-up, left out) is within {@code factor} and {@code slack} of the
-     * largest of the earlier half.
+     * Stable: with the first sample (a warm-up) left out, the later half of
+     * the samples is within {@code factor} and {@code slack} of the earlier
+     * half, compared by their lowest values ({@code floor}: the heap's live
+     * floor, which a leak raises while soft references and requests in flight
+     * make single samples vary) or their highest (open files, exact counts).
      */
-    static boolean stable(List<long[]> samples, int column, double factor, long slack) {
+    static boolean stable(List<long[]> samples, int column, boolean floor, double factor, long slack) {
         List<long[]> s = samples.subList(Math.min(1, samples.size()), samples.size());
         if (s.size() < 2) {
             return true;
         }
         int half = s.size() / 2;
-        long early = s.subList(0, half).stream().mapToLong(x -> x[column]).max().orElse(0);
-        long late = s.subList(half, s.size()).stream().mapToLong(x -> x[column]).max().orElse(0);
+        long early = extreme(s.subList(0, half), column, floor);
+        long late = extreme(s.subList(half, s.size()), column, floor);
         return late <= early * factor + slack;
+    }
+
+    private static long extreme(List<long[]> samples, int column, boolean floor) {
+        return floor ? samples.stream().mapToLong(x -> x[column]).min().orElse(0)
+                : samples.stream().mapToLong(x -> x[column]).max().orElse(0);
     }
 
     /** Seconds since the start, heap used after a full GC (KiB), open files, threads of the server. */
