@@ -3,13 +3,14 @@ package io.ringd;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@link ConcurrentAdminChecks} on a server of its own with the file store
- * (every write forced to disk) in a new temp folder.
+ * (every write forced to disk) in a new folder under target/.
  */
 class ConcurrentAdminFileStoreApiTest extends ConcurrentAdminChecks {
 
@@ -18,7 +19,8 @@ class ConcurrentAdminFileStoreApiTest extends ConcurrentAdminChecks {
         registry.add("ringd.store", () -> "file");
         registry.add("ringd.data-dir", () -> {
             try {
-                return Files.createTempDirectory("ringd-concurrent-file-store").toString();
+                Files.createDirectories(Path.of("target"));
+                return Files.createTempDirectory(Path.of("target"), "concurrent-file-store-").toString();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -48,7 +48,8 @@ public final class Soak {
 
     static final String TOKEN = "soak-admin-token-0123456789abcdef";
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** The last line of a class histogram: instances and bytes of every live object. */
+    private static final Pattern HEAP_TOTAL = Pattern.compile("Total\\s+\\d+\\s+(\\d+)");
 
     /** What a soak found. */
     public record Result(boolean ok, List<String> report) {
@@ -154,33 +155,35 @@ public final class Soak {
         report.add("5xx answers: " + serverErrors.sum() + "; wrong answers: " + wrong.sum() + "; other failures: "
                 + failures.size());
         failures.stream().limit(10).forEach(f -> report.add("  failure: " + f));
-        report.add("samples (s, heap used after full GC KiB, open files, threads):");
+        report.add("samples (s, live heap after a full GC in KiB, open files, threads):");
         samples.forEach(s -> report.add(String.format("  %4d %8d %5d %5d", s[0], s[1], s[2], s[3])));
         boolean heapStable = stable(samples, 1, true, 1.25, 8 * 1024);
         boolean filesStable = stable(samples, 2, false, 1.0, 10);
-        List<long[]> s = samples.subList(Math.min(1, samples.size()), samples.size());
+        List<long[]> s = underLoad(samples);
         int half = s.size() / 2;
-        report.add(String.format("heap after GC: lowest %d KiB in the earlier half, %d KiB in the later half: %s",
+        report.add(String.format("live heap: lowest %d KiB in the earlier half, %d KiB in the later half: %s",
                 extreme(s.subList(0, half), 1, true), extreme(s.subList(half, s.size()), 1, true),
-                heapStable ? "stable" : "GROWING"));
+                heapStable ? "stable" : "GROWING") + (samples.isEmpty() ? ""
+                        : "; after the load " + samples.get(samples.size() - 1)[1] + " KiB"));
         report.add(String.format("open files: at most %d in the earlier half, %d in the later half: %s",
                 extreme(s.subList(0, half), 2, false), extreme(s.subList(half, s.size()), 2, false),
                 filesStable ? "stable" : "GROWING"));
         boolean ok = serverErrors.sum() == 0 && wrong.sum() == 0 && failures.isEmpty() && heapStable && filesStable
-                && writes.sum() > 0 && events.sum() > 0 && routes.sum() > 0 && samples.size() >= 3;
+                && writes.sum() > 0 && events.sum() > 0 && routes.sum() > 0 && samples.size() >= 4;
         report.add(ok ? "soak: OK" : "soak: FAILED");
         return new Result(ok, report);
     }
 
     /**
-     * Stable: with the first sample (a warm-up) left out, the later half of
-     * the samples is within {@code factor} and {@code slack} of the earlier
-     * half, compared by their lowest values ({@code floor}: the heap's live
-     * floor, which a leak raises while soft references and requests in flight
-     * make single samples vary) or their highest (open files, exact counts).
+     * Stable: of the samples taken under load (the first, before the load,
+     * and the last, after it, left out), the later half is within
+     * {@code factor} and {@code slack} of the earlier half, compared by their
+     * lowest values ({@code floor}: the live heap, which a leak raises while
+     * requests in flight make single samples vary) or their highest (open
+     * files, exact counts).
      */
     static boolean stable(List<long[]> samples, int column, boolean floor, double factor, long slack) {
-        List<long[]> s = samples.subList(Math.min(1, samples.size()), samples.size());
+        List<long[]> s = underLoad(samples);
         if (s.size() < 2) {
             return true;
         }
@@ -190,19 +193,29 @@ public final class Soak {
         return late <= early * factor + slack;
     }
 
+    static List<long[]> underLoad(List<long[]> samples) {
+        return samples.size() < 3 ? samples : samples.subList(1, samples.size() - 1);
+    }
+
     private static long extreme(List<long[]> samples, int column, boolean floor) {
         return floor ? samples.stream().mapToLong(x -> x[column]).min().orElse(0)
                 : samples.stream().mapToLong(x -> x[column]).max().orElse(0);
     }
 
-    /** Seconds since the start, heap used after a full GC (KiB), open files, threads of the server. */
+    /**
+     * Seconds since the start, the live heap (KiB), open files and threads of
+     * the server. The live heap is the total of a class histogram, which
+     * {@code jcmd} takes right after a full GC in one step: under load, a
+     * {@code GC.heap_info} taken after a separate {@code GC.run} would count
+     * the garbage made in between.
+     */
     private long[] sample(long pid, long at) throws Exception {
-        jcmd(pid, "GC.run");
-        String info = jcmd(pid, "GC.heap_info");
-        Matcher m = HEAP_USED.matcher(info);
-        long heap = m.find() ? Long.parseLong(m.group(1)) : -1;
+        String histogram = jcmd(pid, "GC.class_histogram");
+        Matcher m = HEAP_TOTAL.matcher(histogram);
+        long heap = m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
         if (heap < 0) {
-            failures.add("no heap figure in jcmd GC.heap_info: " + info);
+            failures.add("no total in jcmd GC.class_histogram: "
+                    + histogram.substring(Math.max(0, histogram.length() - 300)));
         }
         return new long[] {at, heap, count(Path.of("/proc", Long.toString(pid), "fd")),
                 count(Path.of("/proc", Long.toString(pid), "task"))};
