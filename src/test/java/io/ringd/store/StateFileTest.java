@@ -156,7 +156,7 @@ class StateFileTest {
                     ((ObjectNode) d.get("nodes").get(0)).put("weight", 10000);
                     ((ObjectNode) delta(d, 4).get("changes").get(0)).put("weight", 10000);
                     delta(d, 4).remove("fingerprint");
-                }, "points"));
+                }, "the ring may hold at most 4000000 points"));
     }
 
     @ParameterizedTest(name = "{0}")
