@@ -58,6 +58,7 @@ public final class Soak {
     private final int seconds;
     private final int readers;
     private final int streams;
+    private final List<String> jvmOptions;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Map<Long, Membership> versions = new ConcurrentHashMap<>();
     private final Map<Long, HashRing> rings = new ConcurrentHashMap<>();
@@ -74,10 +75,17 @@ public final class Soak {
     private volatile boolean running = true;
     private int port;
 
-    public Soak(int seconds, int readers, int streams) {
+    /**
+     * @param seconds    how long the load runs
+     * @param readers    threads of lookups
+     * @param streams    change-stream clients
+     * @param jvmOptions the server JVM's options
+     */
+    public Soak(int seconds, int readers, int streams, List<String> jvmOptions) {
         this.seconds = seconds;
         this.readers = readers;
         this.streams = streams;
+        this.jvmOptions = List.copyOf(jvmOptions);
     }
 
     public static void main(String[] args) throws Exception {
@@ -94,7 +102,7 @@ public final class Soak {
             System.err.println("--seconds must be between 5 and 3600: " + seconds);
             System.exit(2);
         }
-        Result r = new Soak(seconds, 6, 4).run();
+        Result r = new Soak(seconds, 6, 4, List.of("-Xmx512m")).run();
         r.report().forEach(System.out::println);
         System.exit(r.ok() ? 0 : 1);
     }
@@ -104,7 +112,7 @@ public final class Soak {
         Path dataDir = Files.createTempDirectory("ringd-soak");
         List<String> report = new ArrayList<>();
         List<long[]> samples = new ArrayList<>(); // seconds, heap KiB after GC, open files, threads
-        RingdProcess ringd = RingdProcess.start(dataDir, TOKEN, List.of("-Xmx512m"),
+        RingdProcess ringd = RingdProcess.start(dataDir, TOKEN, jvmOptions,
                 List.of("--logging.level.root=WARN", "--logging.level.org.springframework.boot.tomcat=INFO",
                         "--ringd.watch.keep-alive=1s"));
         List<Thread> threads = new ArrayList<>();
