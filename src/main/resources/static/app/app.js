@@ -156,10 +156,15 @@ function refresh() {
 }
 
 let retry = 500;
+let source = null;
 
 /** Follows /ring/events: any version other than the one drawn redraws. */
 function follow(after) {
+  if (source) {
+    source.close();
+  }
   const es = new EventSource('/ring/events' + (after !== undefined && after !== null ? query({ after }) : ''));
+  source = es;
   const onVersion = (e) => {
     retry = 500;
     const v = Number(e.lastEventId);
@@ -176,7 +181,7 @@ function follow(after) {
   es.addEventListener('error', () => {
     state.live = false;
     setStatus();
-    if (es.readyState === EventSource.CLOSED) {
+    if (es.readyState === EventSource.CLOSED && source === es) {
       // refused (a full server, say): the browser will not retry by itself
       setTimeout(() => follow(state.version), retry);
       retry = Math.min(retry * 2, 15000);
@@ -395,6 +400,21 @@ $('history-form').addEventListener('submit', async (ev) => {
 });
 
 // ---------------------------------------------------------------- start
+
+// A page left (or put in the back-forward cache) closes its stream, so that it holds no connection;
+// one shown again from that cache reads the ring and follows it anew.
+window.addEventListener('pagehide', () => {
+  if (source) {
+    source.close();
+    source = null;
+  }
+  state.live = false;
+});
+window.addEventListener('pageshow', (e) => {
+  if (e.persisted) {
+    refresh().then(() => follow(state.version));
+  }
+});
 
 setStatus();
 refresh().then(() => follow(state.version));
