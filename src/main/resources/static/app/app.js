@@ -11,7 +11,7 @@ const MAX_RANGES = 5000;
 
 const state = {
   version: null,
-  live: false,
+  stream: 'connecting', // the /ring/events stream: connecting, live or lost
   staged: [],
   preview: null, // {diff, changes}: what Preview showed, and the batch it described
 };
@@ -111,11 +111,12 @@ function showDiff(region, d, heading) {
 function setStatus() {
   const s = $('status');
   if (state.version === null) {
-    s.textContent = state.live ? 'Loading the ring…' : 'Connecting to ringd…';
+    s.textContent = 'Loading the ring…';
     return;
   }
-  s.textContent = `version ${state.version}` + (state.live ? ' · live' : ' · live updates lost: reconnecting…');
-  s.classList.toggle('lost', !state.live);
+  const stream = { connecting: ' · connecting to live updates…', live: ' · live', lost: ' · live updates lost: reconnecting…' };
+  s.textContent = `version ${state.version}${stream[state.stream]}`;
+  s.classList.toggle('lost', state.stream === 'lost');
 }
 
 let refreshing = null;
@@ -136,11 +137,14 @@ function refresh() {
         again = true; // a change landed between the two: read both again
         continue;
       }
+      const t1 = performance.now();
       table.show(ownership);
       view.show(points, ownership.nodes.map((n) => n.id));
       state.version = ownership.version;
       const section = $('ring-section');
+      // how long the last redraw took, from asking for the ring to the table and ring drawn (and the drawing alone)
       section.dataset.renderMs = (performance.now() - t0).toFixed(1);
+      section.dataset.drawMs = (performance.now() - t1).toFixed(1);
       section.dataset.renderedVersion = String(ownership.version);
       if ($('history-from').value === '') {
         $('history-from').placeholder = String(Math.max(0, ownership.version - 1));
@@ -175,11 +179,11 @@ function follow(after) {
   es.addEventListener('snapshot', onVersion);
   es.addEventListener('change', onVersion);
   es.addEventListener('open', () => {
-    state.live = true;
+    state.stream = 'live';
     setStatus();
   });
   es.addEventListener('error', () => {
-    state.live = false;
+    state.stream = 'lost';
     setStatus();
     if (es.readyState === EventSource.CLOSED && source === es) {
       // refused (a full server, say): the browser will not retry by itself
@@ -408,7 +412,7 @@ window.addEventListener('pagehide', () => {
     source.close();
     source = null;
   }
-  state.live = false;
+  state.stream = 'connecting';
 });
 window.addEventListener('pageshow', (e) => {
   if (e.persisted) {

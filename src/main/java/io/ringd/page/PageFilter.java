@@ -16,7 +16,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * The ring's web page: {@code /} (Spring Boot's welcome page, the
  * {@code static/index.html} of the jar) and its files under {@code /app/}.
  * Their answers carry a Content-Security-Policy that allows nothing but this
- * origin: no inline script or style, no other site, no plugin, no framing.
+ * origin: no inline script or style, no other site, no plugin, no framing;
+ * and they are revalidated on every use, so the files of a new version are
+ * never mixed with cached ones.
  * The page is static; it reads and changes the ring through the API alone.
  */
 @Component
@@ -39,6 +41,7 @@ class PageFilter extends OncePerRequestFilter {
             response.setHeader("Content-Security-Policy", POLICY);
             response.setHeader("X-Content-Type-Options", "nosniff");
             response.setHeader("Referrer-Policy", "no-referrer");
+            response.setHeader("Cache-Control", "no-cache"); // revalidated (Last-Modified): a new jar's files are seen at once
         }
         chain.doFilter(request, response);
     }

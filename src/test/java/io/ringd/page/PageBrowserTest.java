@@ -135,6 +135,12 @@ class PageBrowserTest extends RealServerTest {
             assertThat(driver.findElements(By.xpath("//button[normalize-space()='" + button + "']"))).as(button)
                     .hasSize(1);
         }
+        // hovering the ring names the vnode and node of the arc under the pointer
+        WebElement canvas = driver.findElement(By.id("ring-canvas"));
+        int side = canvas.getRect().getWidth();
+        new org.openqa.selenium.interactions.Actions(driver).moveToElement(canvas, 0, (int) (-0.34 * side)).perform();
+        new WebDriverWait(driver, WAIT).until(d -> d.findElement(By.id("ring-tip")).isDisplayed());
+        assertThat(text("ring-tip")).matches("cache-[abc]#\\d+ · node cache-[abc] · point \\d+ · owns .*");
         // keyboard: the ring takes focus and steps through its points
         driver.findElement(By.id("ring-canvas")).sendKeys(Keys.ARROW_RIGHT);
         String first = getJson("/points").get("points").get(0).get("vnode").asString();
@@ -300,11 +306,32 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void historyComparesTwoKeptVersions() {
+        long v1 = putAll("cache-a:1", "cache-b:1");
+        long v2 = putAll("cache-c:1", "cache-a:2");
+        open();
+        waitRendered(v2);
+        JsonNode diff = getJson("/diff?from=" + v1 + "&to=" + v2 + "&maxRanges=5000");
+        driver.findElement(By.id("history-from")).sendKeys(Long.toString(v1));
+        driver.findElement(By.id("history-to")).sendKeys(Long.toString(v2));
+        driver.findElement(By.id("compare")).click();
+        waitText("history-answer", "From version " + v1 + " to version " + v2);
+        assertThat(text("history-answer")).contains("Moves " + percent(diff.get("movedCount").asLong()))
+                .contains(String.format(Locale.US, "in %,d ranges", diff.get("rangeCount").asInt()));
+        List<WebElement> flows = driver.findElements(By.cssSelector("#history-answer table.flows tbody tr"));
+        assertThat(flows).hasSize(diff.get("flows").size());
+        JsonNode top = diff.get("flows").get(0);
+        assertThat(flows.get(0).getText()).startsWith(top.get("from").asString() + " " + top.get("to").asString());
+        assertThat(driver.findElements(By.cssSelector("#ring-overlay .moved"))).hasSize(1);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
     void aChangeMadeThroughTheApiAppearsWithinASecond() {
         long v = putAll("cache-a:1", "cache-b:1");
         open();
         waitRendered(v);
-        waitText("status", "live");
+        waitText("status", "· live");
         long next = putNode("cache-live", 1, "eu-1a");
         long t0 = System.nanoTime();
         new WebDriverWait(driver, Duration.ofSeconds(5)).until(d -> Long.toString(next).equals(
@@ -323,7 +350,8 @@ class PageBrowserTest extends RealServerTest {
         open();
         waitRendered(v);
         double ms = Double.parseDouble(driver.findElement(By.id("ring-section")).getDomAttribute("data-render-ms"));
-        System.out.printf(Locale.ROOT, "2,000 nodes, 256,000 points: rendered in %.0f ms%n", ms);
+        System.out.printf(Locale.ROOT, "2,000 nodes, 256,000 points: rendered in %.0f ms (drawing %s ms)%n", ms,
+                driver.findElement(By.id("ring-section")).getDomAttribute("data-draw-ms"));
         assertThat(ms).as("fetch and render of a 2,000-node ring, measured in the browser").isLessThan(2000);
         assertThat(text("ring-summary")).contains("2,000 nodes").contains("720 equal slices");
         assertThat(driver.findElements(By.cssSelector("#ownership tbody tr"))).hasSize(2000);
@@ -335,7 +363,8 @@ class PageBrowserTest extends RealServerTest {
         open();
         waitRendered(v2);
         double ms2 = Double.parseDouble(driver.findElement(By.id("ring-section")).getDomAttribute("data-render-ms"));
-        System.out.printf(Locale.ROOT, "2,000 nodes, 20,000 points: rendered in %.0f ms%n", ms2);
+        System.out.printf(Locale.ROOT, "2,000 nodes, 20,000 points: rendered in %.0f ms (drawing %s ms)%n", ms2,
+                driver.findElement(By.id("ring-section")).getDomAttribute("data-draw-ms"));
         assertThat(text("ring-summary")).contains("20,000 points, every point drawn");
         assertThat(ms2).isLessThan(2000);
         assertThat(consoleErrors()).isEmpty();
@@ -374,9 +403,10 @@ class PageBrowserTest extends RealServerTest {
         assertThat(scrollWidth).as("no horizontal scrolling at 390 px").isLessThanOrEqualTo(clientWidth);
         assertThat(driver.findElement(By.id("ring-canvas")).getRect().getWidth()).isLessThanOrEqualTo((int) clientWidth);
         assertThat(driver.findElement(By.id("route")).isDisplayed()).isTrue();
+        screenshot("page-phone.png");
 
         // the README's screenshot, at a laptop's width: a routed key and a previewed change
-        driver.manage().window().setSize(new Dimension(1280, 1000));
+        driver.manage().window().setSize(new Dimension(1280, 1200));
         open();
         waitRendered(v);
         driver.findElement(By.id("key")).sendKeys("user/42");
