@@ -13,8 +13,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The ring's web page: {@code /} (Spring Boot's welcome page, the
- * {@code static/index.html} of the jar) and its files under {@code /app/}.
+ * The ring's web page: {@code /} ({@link PageController}) and its files under
+ * {@code /app/} ({@link PageConfiguration}).
  * Their answers carry a Content-Security-Policy that allows nothing but this
  * origin: no inline script or style, no other site, no plugin, no framing;
  * and they are revalidated on every use, so the files of a new version are
@@ -30,7 +30,7 @@ class PageFilter extends OncePerRequestFilter {
 
     /** Whether {@code path} is the page or one of its files. */
     static boolean isPage(String path) {
-        return path.equals("/") || path.equals("/index.html") || path.startsWith("/app/");
+        return path.equals("/") || path.startsWith("/app/");
     }
 
     @Override
