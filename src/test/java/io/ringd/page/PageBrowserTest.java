@@ -36,6 +36,9 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
 
 import io.restassured.response.Response;
 import io.ringd.RealServerTest;
@@ -65,6 +68,9 @@ class PageBrowserTest extends RealServerTest {
 
     static ChromeDriverService service;
     static ChromeDriver driver;
+
+    @Autowired
+    ApplicationContext context;
 
     @BeforeAll
     static void browser() {
@@ -344,6 +350,31 @@ class PageBrowserTest extends RealServerTest {
         assertThat(text("status")).contains("version " + next);
         assertThat(driver.findElements(By.cssSelector("#ownership tbody tr[data-node='cache-live']"))).hasSize(1);
         assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aLostStreamIsShownAndFollowedAgain() {
+        long v = putAll("cache-a:1", "cache-b:1");
+        open();
+        waitRendered(v);
+        waitText("status", "· live");
+        JavascriptExecutor js = driver;
+        js.executeScript("window.statusSeen = []; new MutationObserver(() => window.statusSeen.push("
+                + "document.getElementById('status').textContent)).observe(document.getElementById('status'), "
+                + "{childList: true, characterData: true, subtree: true});");
+        // the server ends every stream (as it does when it stops), and takes new ones again
+        SmartLifecycle hub = context.getBeansOfType(SmartLifecycle.class).values().stream()
+                .filter(b -> b.getClass().getSimpleName().equals("WatchHub")).findFirst().orElseThrow();
+        hub.stop();
+        hub.start();
+        new WebDriverWait(driver, WAIT).withMessage(() -> "the page to say the stream was lost; it said "
+                + js.executeScript("return window.statusSeen")).until(d -> String.valueOf(
+                        js.executeScript("return window.statusSeen.join('|')")).contains("live updates lost: reconnecting"));
+        long next = putNode("cache-c", 1, null);
+        waitRendered(next); // followed again: the browser reconnects with Last-Event-ID
+        waitText("status", "version " + next + " · live");
+        // an ended stream is the only thing the console may report
+        assertThat(consoleErrors()).allSatisfy(e -> assertThat(e).contains("ring/events"));
     }
 
     @Test
