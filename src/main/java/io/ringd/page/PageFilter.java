@@ -39,8 +39,6 @@ class PageFilter extends OncePerRequestFilter {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         if (isPage(path)) {
             response.setHeader("Content-Security-Policy", POLICY);
-            response.setHeader("X-Content-Type-Options", "nosniff");
-            response.setHeader("Referrer-Policy", "no-referrer");
             response.setHeader("Cache-Control", "no-cache"); // revalidated (Last-Modified): a new jar's files are seen at once
         }
         chain.doFilter(request, response);

@@ -9,6 +9,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.ringd.ring.HashRing;
+import io.ringd.ring.RingConfig;
 import io.ringd.ring.RingPoints;
 import io.ringd.state.RingState;
 import io.ringd.web.RingApi;
@@ -88,16 +89,15 @@ class PointsController {
     static PointsAnswer compute(HashRing ring) {
         String placement = ring.config().algorithmName();
         int n = ring.pointCount();
+        boolean table = ring.config().algorithm() == RingConfig.Algorithm.MAGLEV;
         if (n <= RingPoints.MAX_LISTED) {
-            if (ring.isTable()) {
-                return new PointsAnswer(ring.version(), placement, n, null, RingPoints.entries(ring), null);
+            if (table) { // an empty table (no members) has no entries
+                return new PointsAnswer(ring.version(), placement, n, null,
+                        ring.isTable() ? RingPoints.entries(ring) : List.of(), null);
             }
-            if (!ring.config().algorithm().equals(io.ringd.ring.RingConfig.Algorithm.MAGLEV)) {
-                List<PointView> points = RingPoints.points(ring).stream()
-                        .map(p -> new PointView(p.hash(), p.node(), p.vnode())).toList();
-                return new PointsAnswer(ring.version(), placement, n, points, null, null);
-            }
-            return new PointsAnswer(ring.version(), placement, 0, null, List.of(), null); // an empty table
+            List<PointView> points = RingPoints.points(ring).stream()
+                    .map(p -> new PointView(p.hash(), p.node(), p.vnode())).toList();
+            return new PointsAnswer(ring.version(), placement, n, points, null, null);
         }
         List<SliceView> slices = RingPoints.slices(ring, SLICES, TOP).stream()
                 .map(s -> new SliceView(s.start(), s.end(),

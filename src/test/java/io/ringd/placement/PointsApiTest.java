@@ -43,6 +43,19 @@ class PointsApiTest extends RealServerTest {
     }
 
     @Test
+    void points_ofAnEmptyRingOrTableAreNone() {
+        JsonNode ring = fastGet("/points");
+        assertThat(ring.get("pointCount").asInt()).isZero();
+        assertThat(ring.get("points").isEmpty()).isTrue();
+        assertThat(adminJson("{\"algorithm\":\"maglev\",\"maglevTableSize\":1009}").put("/settings").statusCode())
+                .isEqualTo(200);
+        JsonNode table = fastGet("/points");
+        assertThat(table.get("placement").asString()).isEqualTo("maglev");
+        assertThat(table.get("entries").isEmpty()).isTrue();
+        assertThat(table.has("points")).isFalse();
+    }
+
+    @Test
     void points_summarisesALargeRingInExactSlices() {
         List<String> specs = new ArrayList<>();
         for (int i = 0; i < 160; i++) {
