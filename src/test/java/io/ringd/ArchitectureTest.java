@@ -18,7 +18,7 @@ import io.ringd.client.RingClientMetrics;
 /**
  * The shape of the code (docs/architecture.md): a plain-Java ring library
  * and a Java client that ships alone with it (no Spring, Micrometer optional);
- * features (lookup, membership, placement, admin, metrics, load, watch) that own their
+ * features (lookup, membership, placement, admin, metrics, load, watch, page) that own their
  * requests, answers and checks and never reach into one another; shared
  * web plumbing that knows no feature; the service core (state, store) that
  * knows no HTTP; and no cycles between packages.
@@ -27,7 +27,7 @@ import io.ringd.client.RingClientMetrics;
 class ArchitectureTest {
 
     static final String[] FEATURES = {"io.ringd.lookup..", "io.ringd.membership..", "io.ringd.placement..",
-            "io.ringd.admin..", "io.ringd.metrics..", "io.ringd.load..", "io.ringd.watch.."};
+            "io.ringd.admin..", "io.ringd.metrics..", "io.ringd.load..", "io.ringd.watch..", "io.ringd.page.."};
 
     @ArchTest
     static final ArchRule ringUsesNoFrameworks = noClasses()
@@ -61,7 +61,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule featuresDoNotImportEachOther = slices()
-            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch)..")
+            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch|page)..")
             .should().notDependOnEachOther()
             .because("a feature is changed without reading another; what two share lives in web or state");
 

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.ringd.ring.HashRing;
+import io.ringd.ring.RingPoints;
 import io.ringd.state.LookupEvents;
 import io.ringd.state.NodeLoads;
 import io.ringd.state.RingService;
@@ -56,6 +57,10 @@ class LookupController {
             + "nodes were skipped. A number c with 1 < c <= 10. Loads are each node's decayed count of routed "
             + "keys, or the load reported with PUT /nodes/{id}/load (see GET /loads). Answers at the current "
             + "version only: with a version other than the current one, 400.";
+    static final String EXPLAIN = "Also say why: the ring point that owns the key's hash (its hash and vnode "
+            + "label X#i) and the arc of hash values it owns, from one past the previous point to the point "
+            + "itself, wrapping past 2^32-1; for a Maglev table, the entry (hash mod M) and the hash values it "
+            + "holds. With bound, it explains the key's own point (the first node of its preference order).";
 
     private final RingService ring;
     private final LookupEvents events;
@@ -67,14 +72,63 @@ class LookupController {
         this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
     }
 
-    /** {@code {"key","node","hash","version"}}, and {@code "skipped"} with {@code ?bound=}. */
+    /**
+     * {@code {"key","node","hash","version"}}, {@code "skipped"} with {@code ?bound=}, and {@code "explain"}
+     * with {@code ?explain=true}.
+     */
     record RouteAnswer(String key, String node, long hash, long version,
             @Schema(description = "Only with bound: how many nodes of the key's preference order were passed "
                     + "over (all of them when none was within the bound and the primary answers)", example = "1")
-            @JsonInclude(JsonInclude.Include.NON_NULL) Integer skipped) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer skipped,
+            @Schema(description = "Only with explain=true: where the key's hash falls")
+            @JsonInclude(JsonInclude.Include.NON_NULL) Explain explain) {
 
         RouteAnswer(String key, String node, long hash, long version) {
-            this(key, node, hash, version, null);
+            this(key, node, hash, version, null, null);
+        }
+
+        RouteAnswer explained(Explain e) {
+            return new RouteAnswer(key, node, hash, version, skipped, e);
+        }
+    }
+
+    /**
+     * Why a key goes where it goes. On a ring: the owning point's index, hash and vnode label, and its arc
+     * {@code start..end} (inclusive; wrapping past 2^32-1 when start > end) of {@code count} hash values. On a
+     * Maglev table: the entry ({@code hash mod tableSize}) and the hash values it holds, {@code first},
+     * {@code first + tableSize}, ... up to {@code last}, {@code count} of them.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Explain(@Schema(description = "ring or maglev", example = "ring") String placement,
+            @Schema(description = "The owner of the point or entry (the key's primary)", example = "cache-b")
+            String node,
+            @Schema(description = "Ring: the point's index, 0 .. points-1, ascending", example = "17") Integer index,
+            @Schema(description = "Ring: the point's hash, the last value of its arc", example = "1460000000")
+            Long point,
+            @Schema(description = "Ring: the vnode label, id#i (ketama: id-k[j], point j of MD5(\"id-k\"))",
+                    example = "cache-b#41") String vnode,
+            @Schema(description = "Ring: the first hash value of the arc, one past the previous point",
+                    example = "1450000001") Long start,
+            @Schema(description = "Ring: the last hash value of the arc, the point itself", example = "1460000000")
+            Long end,
+            @Schema(description = "Ring: start > end, the arc runs past 2^32-1 to 0", example = "false")
+            Boolean wraps,
+            @Schema(description = "Maglev: the table entry, hash mod tableSize", example = "1234") Integer entry,
+            @Schema(description = "Maglev: the table size M", example = "65537") Integer tableSize,
+            @Schema(description = "Maglev: the entry's first hash value (the entry itself)", example = "1234")
+            Long first,
+            @Schema(description = "Maglev: the entry's last hash value", example = "4294903019") Long last,
+            @Schema(description = "How many hash values the arc or entry holds", example = "10000000") long count) {
+
+        static Explain of(HashRing r, long hash) {
+            if (r.isTable()) {
+                RingPoints.TableEntry e = RingPoints.entryOf(r, hash);
+                return new Explain("maglev", e.node(), null, null, null, null, null, null, e.entry(),
+                        e.tableSize(), e.first(), e.last(), e.count());
+            }
+            RingPoints.PointOwner o = RingPoints.ownerOf(r, hash);
+            return new Explain("ring", o.node(), o.index(), o.point(), o.vnode(), o.start(), o.end(),
+                    o.start() > o.end(), null, null, null, null, o.count());
         }
     }
 
@@ -92,7 +146,8 @@ class LookupController {
     @GetMapping("/route/{key}")
     @Operation(summary = "The node that owns a key", description = "The owner of the first ring point at or after "
             + "the key's hash, wrapping past the last point. With bound, the first node of the key's preference "
-            + "order within its bound, and skipped.")
+            + "order within its bound, and skipped. With explain=true, the owning point, its vnode label and its "
+            + "arc (for a Maglev table, the entry and its hash values).")
     @ApiResponse(responseCode = "200", description = "The owner")
     @ApiResponse(responseCode = "400", description = "Bad key, version or bound, or bound with an older version")
     @ApiResponse(responseCode = "404", description = "Version never made")
@@ -103,13 +158,14 @@ class LookupController {
             @Parameter(description = BOUND, example = "1.25", schema = @Schema(type = "number", format = "double",
                     exclusiveMinimumValue = 1, maximum = "10"))
             @RequestParam(required = false) String bound,
+            @Parameter(description = EXPLAIN, example = "true") @RequestParam(defaultValue = "false") boolean explain,
             @Parameter(hidden = true) RingState current) {
-        return answer(Keys.check(key, "key"), version, bound, current);
+        return answer(Keys.check(key, "key"), version, bound, explain, current);
     }
 
     @GetMapping(path = "/route", params = "key")
     @Operation(summary = "The node that owns a key given as ?key=", description = "The same answer as "
-            + "/route/{key}, bound included; the key is form-decoded ('+' is a space).")
+            + "/route/{key}, bound and explain included; the key is form-decoded ('+' is a space).")
     @ApiResponse(responseCode = "200", description = "The owner")
     @ApiResponse(responseCode = "400", description = "Bad key, version or bound, or bound with an older version")
     @ApiResponse(responseCode = "404", description = "Version never made")
@@ -121,8 +177,9 @@ class LookupController {
             @Parameter(description = BOUND, example = "1.25", schema = @Schema(type = "number", format = "double",
                     exclusiveMinimumValue = 1, maximum = "10"))
             @RequestParam(required = false) String bound,
+            @Parameter(description = EXPLAIN, example = "true") @RequestParam(defaultValue = "false") boolean explain,
             @Parameter(hidden = true) RingState current) {
-        return answer(Keys.check(key, "key"), version, bound, current);
+        return answer(Keys.check(key, "key"), version, bound, explain, current);
     }
 
     @GetMapping({"/route/", "/preference/"})
@@ -137,9 +194,11 @@ class LookupController {
     }
 
     /** A checked key's route: plain, or bounded when {@code bound} is given. */
-    private RouteAnswer answer(String key, Long version, String bound, RingState current) {
+    private RouteAnswer answer(String key, Long version, String bound, boolean explain, RingState current) {
         if (bound == null) {
-            return routeKey(key, at(current, version));
+            HashRing r = at(current, version);
+            RouteAnswer a = routeKey(key, r);
+            return explain ? a.explained(Explain.of(r, a.hash())) : a;
         }
         double c = BoundedLoad.parseBound(bound);
         HashRing r = current.ring();
@@ -153,7 +212,8 @@ class LookupController {
         events.routed(r.version(), choice.node());
         events.bounded(r.version(), choice.skipped());
         loads.routed(r.version(), choice.node());
-        return new RouteAnswer(key, choice.node(), hash, r.version(), choice.skipped());
+        return new RouteAnswer(key, choice.node(), hash, r.version(), choice.skipped(),
+                explain ? Explain.of(r, hash) : null);
     }
 
     private RouteAnswer routeKey(String key, HashRing r) {

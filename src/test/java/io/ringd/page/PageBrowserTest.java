@@ -1,0 +1,550 @@
+package io.ringd.page;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.logging.Level;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
+
+import io.restassured.response.Response;
+import io.ringd.RealServerTest;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The ring's page in a real browser: headless Chromium driven by Selenium through the
+ * chromedriver of Debian's chromium-driver package, against the real server on a random port.
+ * The driver is named by its path (no Selenium Manager, nothing downloaded).
+ *
+ * <p>Tagged {@code tools}: {@code ./mvnw verify} leaves it out, {@code ./mvnw -Ptools verify}
+ * runs it. A missing browser or driver fails the test (never skips it), naming the Debian
+ * packages; .ci/run installs them. Every page is checked for console errors (a Content-Security-
+ * Policy violation is one). The test writes target/page.png (the README's screenshot); with
+ * {@code -Dringd.screenshots=docs} it also copies it into docs/.
+ */
+@Tag("tools")
+class PageBrowserTest extends RealServerTest {
+
+    static final Path CHROMEDRIVER = Path.of(System.getProperty("ringd.chromedriver", "/usr/bin/chromedriver"));
+    static final Path CHROMIUM = Path.of(System.getProperty("ringd.chromium", "/usr/bin/chromium"));
+    static final String INSTALL = "install it (Debian packages chromium and chromium-driver: apt-get install chromium "
+            + "chromium-driver; .ci/run installs them)";
+    static final Duration WAIT = Duration.ofSeconds(15);
+
+    static ChromeDriverService service;
+    static ChromeDriver driver;
+
+    @Autowired
+    ApplicationContext context;
+
+    @BeforeAll
+    static void browser() {
+        if (!Files.isExecutable(CHROMEDRIVER)) {
+            fail("chromedriver is not at " + CHROMEDRIVER + ": " + INSTALL);
+        }
+        if (!Files.isExecutable(CHROMIUM)) {
+            fail("chromium is not at " + CHROMIUM + ": " + INSTALL);
+        }
+        service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
+                .build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--disable-extensions", "--no-first-run", "--window-size=1280,1000", "--lang=en-US");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().scriptTimeout(WAIT);
+    }
+
+    @AfterAll
+    static void quit() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (service != null) {
+            service.stop();
+        }
+    }
+
+    @BeforeEach
+    void emptyRing() {
+        reset();
+        driver.manage().window().setSize(new Dimension(1280, 1000));
+    }
+
+    @AfterEach
+    void leave() {
+        driver.get("about:blank"); // closes the page's event stream
+        consoleErrors(); // and drops what it logged
+    }
+
+    // ------------------------------------------------------------------ tests
+
+    @Test
+    void thePageLoadsWithItsPolicyAndNoConsoleError() {
+        putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:2:eu-1c");
+        for (String path : List.of("/", "/app/app.js", "/app/styles.css", "/app/ring-view.js")) {
+            Answer a = Answer.of(httpGet(path));
+            assertThat(a.status()).as(path).isEqualTo(200);
+            assertThat(a.header("content-security-policy")).as(path).startsWith("default-src 'self'");
+            assertThat(a.header("content-security-policy")).as(path).doesNotContain("unsafe", "data:", "*");
+        }
+        assertThat(Answer.of(httpGet("/")).header("content-type")).startsWith("text/html");
+        assertThat(Answer.of(httpGet("/app/app.js")).header("content-type")).startsWith("text/javascript");
+        assertProblem(httpGet("/index.html"), 404, null); // the page is at / only
+        assertProblem(httpGet("/app/nope.js"), 404, null);
+        long v = version();
+        open();
+        waitRendered(v);
+        assertThat(text("status")).contains("version " + v);
+        assertThat(driver.findElement(By.cssSelector("#ownership caption")).getText()).isEqualTo("Ownership");
+        for (String label : List.of("Key", "Node id", "Weight", "Zone", "Admin token")) {
+            assertThat(driver.findElements(By.xpath("//label[normalize-space()='" + label + "']"))).as(label).hasSize(1);
+            String forId = driver.findElement(By.xpath("//label[normalize-space()='" + label + "']")).getDomAttribute("for");
+            assertThat(driver.findElements(By.id(forId))).as(label).hasSize(1);
+        }
+        for (String button : List.of("Route", "Stage", "Remove", "Preview", "Apply")) {
+            assertThat(driver.findElements(By.xpath("//button[normalize-space()='" + button + "']"))).as(button)
+                    .hasSize(1);
+        }
+        // hovering the ring names the vnode and node of the arc under the pointer
+        WebElement canvas = driver.findElement(By.id("ring-canvas"));
+        int side = canvas.getRect().getWidth();
+        new org.openqa.selenium.interactions.Actions(driver).moveToElement(canvas, 0, (int) (-0.34 * side)).perform();
+        new WebDriverWait(driver, WAIT).until(d -> d.findElement(By.id("ring-tip")).isDisplayed());
+        assertThat(text("ring-tip")).matches("cache-[abc]#\\d+ · node cache-[abc] · point \\d+ · owns .*");
+        // keyboard: the ring takes focus and steps through its points
+        driver.findElement(By.id("ring-canvas")).sendKeys(Keys.ARROW_RIGHT);
+        String first = getJson("/points").get("points").get(0).get("vnode").asString();
+        new WebDriverWait(driver, WAIT).until(d -> text("ring-cursor").startsWith(first + " "));
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void theRingAndTheTableMatchOwnership() {
+        long seed = seed("theRingAndTheTableMatchOwnership");
+        Random rnd = new Random(seed);
+        List<String> specs = new ArrayList<>();
+        int nodes = 5 + rnd.nextInt(8);
+        for (int i = 0; i < nodes; i++) {
+            specs.add("node-" + i + ":" + (1 + rnd.nextInt(4)) + (rnd.nextBoolean() ? ":eu-1" + (char) ('a' + rnd.nextInt(3)) : ""));
+        }
+        long v = putAll(specs.toArray(String[]::new));
+        open();
+        waitRendered(v);
+        JsonNode ownership = getJson("/ownership");
+        Map<String, JsonNode> want = new HashMap<>();
+        ownership.get("nodes").forEach(n -> want.put(n.get("id").asString(), n));
+        List<WebElement> rows = driver.findElements(By.cssSelector("#ownership tbody tr"));
+        assertThat(rows).as("seed %d", seed).hasSize(nodes);
+        for (WebElement row : rows) {
+            JsonNode n = want.get(row.getDomAttribute("data-node"));
+            assertThat(n).as("seed %d row %s", seed, row.getText()).isNotNull();
+            List<WebElement> cells = row.findElements(By.tagName("td"));
+            assertThat(row.getDomAttribute("data-count")).isEqualTo(n.get("count").asString());
+            assertThat(cells.get(2).getText()).isEqualTo(String.format(Locale.US, "%,d", n.get("points").asInt()));
+            assertThat(cells.get(3).getText()).isEqualTo(percent(n.get("count").asLong()));
+            assertThat(cells.get(1).getText()).isEqualTo(zoneText(n.get("zone")));
+        }
+        // the ring as drawn: each node's arcs add up to its exact count
+        List<WebElement> legend = driver.findElements(By.cssSelector("#legend li[data-node]"));
+        assertThat(legend).hasSize(nodes);
+        for (WebElement item : legend) {
+            JsonNode n = want.get(item.getDomAttribute("data-node"));
+            assertThat(item.getDomAttribute("data-count")).as("seed %d ring arcs of %s", seed, n)
+                    .isEqualTo(n.get("count").asString());
+        }
+        // sortable: by share, descending
+        driver.findElement(By.xpath("//th[@data-sort='share']/button")).click();
+        List<Long> counts = driver.findElements(By.cssSelector("#ownership tbody tr")).stream()
+                .map(r -> Long.parseLong(r.getDomAttribute("data-count"))).toList();
+        assertThat(counts).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+        assertThat(driver.findElement(By.xpath("//th[@data-sort='share']")).getDomAttribute("aria-sort"))
+                .isEqualTo("descending");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void routingAKeyShowsTheServersAnswer() {
+        long v = putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:2:eu-1c", "cache-d:1:eu-1a");
+        open();
+        waitRendered(v);
+        for (String key : List.of("user/42", "ü x+y")) {
+            JsonNode route = fastGet("/route?key=" + form(key) + "&explain=true");
+            JsonNode pref = fastGet("/preference?key=" + form(key) + "&n=3&distinctZones=true");
+            WebElement field = driver.findElement(By.id("key"));
+            field.clear();
+            field.sendKeys(key);
+            WebElement zones = driver.findElement(By.id("pref-zones"));
+            if (!zones.isSelected()) {
+                zones.click();
+            }
+            driver.findElement(By.id("route")).click();
+            waitText("ask-answer", "hash " + route.get("hash").asLong());
+            String answer = text("ask-answer");
+            assertThat(answer).contains(key + " → " + route.get("node").asString());
+            JsonNode e = route.get("explain");
+            assertThat(answer).contains("Owning point " + e.get("vnode").asString() + " at " + e.get("point").asLong());
+            assertThat(answer).contains(e.get("start").asLong() + " to " + e.get("end").asLong());
+            assertThat(answer).contains("Preference (n = 3, distinct zones): " + String.join(", ", strings(pref.get("nodes"))));
+            assertThat(driver.findElements(By.cssSelector("#ring-overlay .key-line"))).hasSize(1);
+            assertThat(driver.findElements(By.cssSelector("#ring-overlay .owner-arc"))).hasSize(1);
+        }
+        // at an older version
+        putAll("cache-e:1");
+        JsonNode old = fastGet("/route?key=user%2F42&version=" + v);
+        driver.findElement(By.id("ask-version")).sendKeys(Long.toString(v));
+        driver.findElement(By.id("key")).clear();
+        driver.findElement(By.id("key")).sendKeys("user/42");
+        driver.findElement(By.id("route")).click();
+        waitText("ask-answer", "at version " + v);
+        assertThat(text("ask-answer")).contains("user/42 → " + old.get("node").asString());
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void stagePreviewAndApplyWithTheToken() throws Exception {
+        long v = putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:1:eu-1c");
+        open();
+        waitRendered(v);
+        stage("cache-d", "2", "eu-1a");
+        driver.findElement(By.id("node-id")).clear();
+        driver.findElement(By.id("node-id")).sendKeys("cache-b");
+        driver.findElement(By.id("remove")).click();
+        assertThat(text("staged")).contains("put cache-d, weight 2, zone eu-1a").contains("remove cache-b");
+        assertThat(driver.findElement(By.id("apply")).isEnabled()).as("Apply before Preview").isFalse();
+
+        JsonNode diff = json(api().contentType("application/json").body("{\"changes\":[{\"op\":\"put\",\"id\":\"cache-d\","
+                + "\"weight\":2,\"zone\":\"eu-1a\"},{\"op\":\"remove\",\"id\":\"cache-b\"}]}").post("/diff?maxRanges=5000"));
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        assertThat(text("change-answer")).contains("Moves " + percent(diff.get("movedCount").asLong()));
+        assertThat(driver.findElements(By.cssSelector("#ring-overlay .moved"))).hasSize(1);
+        assertThat(version()).as("a preview applies nothing").isEqualTo(v);
+
+        WebElement token = driver.findElement(By.id("token"));
+        token.clear();
+        token.sendKeys(TOKEN);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Applied as version " + (v + 1));
+        waitRendered(v + 1);
+        List<String> ids = driver.findElements(By.cssSelector("#ownership tbody tr")).stream()
+                .map(r -> r.getDomAttribute("data-node")).toList();
+        assertThat(ids).containsExactlyInAnyOrder("cache-a", "cache-c", "cache-d");
+        List<String> members = new ArrayList<>();
+        getJson("/nodes").get("nodes").forEach(n -> members.add(n.get("id").asString()));
+        assertThat(members).containsExactly("cache-a", "cache-c", "cache-d");
+        assertThat(text("staged")).contains("Nothing staged.");
+        // the token is in session storage only, never in local storage or the URL
+        JavascriptExecutor js = driver;
+        assertThat(js.executeScript("return sessionStorage.getItem('ringd.admin-token')")).isEqualTo(TOKEN);
+        assertThat(js.executeScript("return localStorage.length")).isEqualTo(0L);
+        assertThat(driver.getCurrentUrl()).doesNotContain(TOKEN);
+        screenshot("page-apply.png");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aWrongTokenAndAStaleIfMatchAreShownClearly() {
+        long v = putAll("cache-a:1", "cache-b:1");
+        open();
+        waitRendered(v);
+        stage("cache-c", "1", "");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        WebElement token = driver.findElement(By.id("token"));
+        token.clear();
+        token.sendKeys("not-the-admin-token-0123456789");
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "admin token was refused (401)");
+        assertThat(driver.findElement(By.id("change-answer")).getDomAttribute("class")).contains("error");
+        assertThat(version()).isEqualTo(v);
+
+        // the ring moves on after the preview: Apply is refused with 412, and Preview again offered
+        long moved = putAll("cache-x:1");
+        token.clear();
+        token.sendKeys(TOKEN);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "The ring moved on (412)");
+        assertThat(text("change-answer")).contains("described version " + v).contains("now at version " + moved);
+        assertThat(version()).isEqualTo(moved);
+        driver.findElement(By.xpath("//div[@id='change-answer']//button[normalize-space()='Preview again']")).click();
+        waitText("change-answer", "Preview against version " + moved);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Applied as version " + (moved + 1));
+        assertThat(getJson("/nodes/cache-c").get("node").get("weight").asDouble()).isEqualTo(1.0);
+        // the refusals themselves are the only console errors (the browser logs every 4xx fetch)
+        assertThat(consoleErrors()).allSatisfy(e -> assertThat(e).containsAnyOf("401", "412"));
+    }
+
+    @Test
+    void historyComparesTwoKeptVersions() {
+        long v1 = putAll("cache-a:1", "cache-b:1");
+        long v2 = putAll("cache-c:1", "cache-a:2");
+        open();
+        waitRendered(v2);
+        JsonNode diff = getJson("/diff?from=" + v1 + "&to=" + v2 + "&maxRanges=5000");
+        driver.findElement(By.id("history-from")).sendKeys(Long.toString(v1));
+        driver.findElement(By.id("history-to")).sendKeys(Long.toString(v2));
+        driver.findElement(By.id("compare")).click();
+        waitText("history-answer", "From version " + v1 + " to version " + v2);
+        assertThat(text("history-answer")).contains("Moves " + percent(diff.get("movedCount").asLong()))
+                .contains(String.format(Locale.US, "in %,d ranges", diff.get("rangeCount").asInt()));
+        List<WebElement> flows = driver.findElements(By.cssSelector("#history-answer table.flows tbody tr"));
+        assertThat(flows).hasSize(diff.get("flows").size());
+        JsonNode top = diff.get("flows").get(0);
+        assertThat(flows.get(0).getText()).startsWith(top.get("from").asString() + " " + top.get("to").asString());
+        assertThat(driver.findElements(By.cssSelector("#ring-overlay .moved"))).hasSize(1);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aChangeMadeThroughTheApiAppearsWithinASecond() {
+        long v = putAll("cache-a:1", "cache-b:1");
+        open();
+        waitRendered(v);
+        waitText("status", "· live");
+        long next = putNode("cache-live", 1, "eu-1a");
+        long t0 = System.nanoTime();
+        new WebDriverWait(driver, Duration.ofSeconds(5)).until(d -> Long.toString(next).equals(
+                driver.findElement(By.id("ring-section")).getDomAttribute("data-rendered-version")));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(ms).as("redrawn %d ms after the change was acknowledged", ms).isLessThan(1000);
+        assertThat(text("status")).contains("version " + next);
+        assertThat(driver.findElements(By.cssSelector("#ownership tbody tr[data-node='cache-live']"))).hasSize(1);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aLostStreamIsShownAndFollowedAgain() {
+        long v = putAll("cache-a:1", "cache-b:1");
+        open();
+        waitRendered(v);
+        waitText("status", "· live");
+        JavascriptExecutor js = driver;
+        js.executeScript("window.statusSeen = []; new MutationObserver(() => window.statusSeen.push("
+                + "document.getElementById('status').textContent)).observe(document.getElementById('status'), "
+                + "{childList: true, characterData: true, subtree: true});");
+        // the server ends every stream (as it does when it stops), and takes new ones again
+        SmartLifecycle hub = context.getBeansOfType(SmartLifecycle.class).values().stream()
+                .filter(b -> b.getClass().getSimpleName().equals("WatchHub")).findFirst().orElseThrow();
+        hub.stop();
+        hub.start();
+        new WebDriverWait(driver, WAIT).withMessage(() -> "the page to say the stream was lost; it said "
+                + js.executeScript("return window.statusSeen")).until(d -> String.valueOf(
+                        js.executeScript("return window.statusSeen.join('|')")).contains("live updates lost: reconnecting"));
+        long next = putNode("cache-c", 1, null);
+        waitRendered(next); // followed again: the browser reconnects with Last-Event-ID
+        waitText("status", "version " + next + " · live");
+        // an ended stream is the only thing the console may report
+        assertThat(consoleErrors()).allSatisfy(e -> assertThat(e).contains("ring/events"));
+    }
+
+    @Test
+    void aRingOf2000NodesRendersWithinTwoSeconds() {
+        // 2,000 nodes of 128 points: 256,000 points, drawn as 720 exact slices
+        long v = bigRing(2000);
+        open(); // a first look (the server's JIT and its per-version summary warm up), then the one timed
+        waitRendered(v);
+        System.out.printf(Locale.ROOT, "2,000 nodes, 256,000 points: first page rendered in %s ms%n",
+                driver.findElement(By.id("ring-section")).getDomAttribute("data-render-ms"));
+        open();
+        waitRendered(v);
+        double ms = Double.parseDouble(driver.findElement(By.id("ring-section")).getDomAttribute("data-render-ms"));
+        WebElement section = driver.findElement(By.id("ring-section"));
+        System.out.printf(Locale.ROOT, "2,000 nodes, 256,000 points: rendered in %.0f ms (ring %s ms, table %s ms, "
+                + "layout and paint %s ms)%n", ms, section.getDomAttribute("data-draw-ms"),
+                section.getDomAttribute("data-table-ms"), section.getDomAttribute("data-paint-ms"));
+        assertThat(ms).as("fetch and render of a 2,000-node ring, measured in the browser").isLessThan(2000);
+        assertThat(text("ring-summary")).contains("2,000 nodes").contains("720 equal slices");
+        assertThat(driver.findElements(By.cssSelector("#ownership tbody tr"))).hasSize(2000);
+
+        // 2,000 nodes of 10 points: 20,000 points, every one drawn
+        assertThat(adminJson("{\"vnodesPerWeight\":10}").put("/settings").statusCode()).isEqualTo(200);
+        long v2 = version();
+        waitRendered(v2); // the open page follows the change
+        open();
+        waitRendered(v2);
+        double ms2 = Double.parseDouble(driver.findElement(By.id("ring-section")).getDomAttribute("data-render-ms"));
+        System.out.printf(Locale.ROOT, "2,000 nodes, 20,000 points: rendered in %.0f ms (drawing %s ms)%n", ms2,
+                driver.findElement(By.id("ring-section")).getDomAttribute("data-draw-ms"));
+        assertThat(text("ring-summary")).contains("20,000 points, every point drawn");
+        assertThat(ms2).isLessThan(2000);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aMaglevTableIsDrawnAsAStrip() {
+        assertThat(adminJson("{\"algorithm\":\"maglev\",\"maglevTableSize\":1009}").put("/settings").statusCode())
+                .isEqualTo(200);
+        long v = putAll("cache-a:1", "cache-b:2", "cache-c:1");
+        open();
+        waitRendered(v);
+        assertThat(driver.findElement(By.id("ring-wrap")).getDomAttribute("class")).contains("strip");
+        JsonNode ownership = getJson("/ownership");
+        for (JsonNode n : ownership.get("nodes")) {
+            WebElement item = driver.findElement(By.cssSelector("#legend li[data-node='" + n.get("id").asString() + "']"));
+            assertThat(item.getDomAttribute("data-count")).isEqualTo(n.get("points").asString());
+        }
+        driver.findElement(By.id("key")).sendKeys("user:42");
+        driver.findElement(By.id("route")).click();
+        JsonNode route = fastGet("/route?key=user%3A42&explain=true");
+        waitText("ask-answer", "Maglev entry " + route.get("explain").get("entry").asInt() + " of 1009");
+        assertThat(driver.findElements(By.cssSelector("#ring-overlay .entry-mark"))).hasSize(1);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void thePageFitsAPhoneAndMakesTheReadmeScreenshot() throws Exception {
+        long v = putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:2:eu-1c", "cache-d:1:eu-1a", "cache-e:1.5:eu-1b");
+        driver.manage().window().setSize(new Dimension(390, 844));
+        open();
+        waitRendered(v);
+        JavascriptExecutor js = driver;
+        long scrollWidth = (Long) js.executeScript("return document.documentElement.scrollWidth");
+        long clientWidth = (Long) js.executeScript("return document.documentElement.clientWidth");
+        assertThat(scrollWidth).as("no horizontal scrolling at 390 px").isLessThanOrEqualTo(clientWidth);
+        assertThat(driver.findElement(By.id("ring-canvas")).getRect().getWidth()).isLessThanOrEqualTo((int) clientWidth);
+        assertThat(driver.findElement(By.id("route")).isDisplayed()).isTrue();
+        screenshot("page-phone.png");
+
+        // the README's screenshot, at a laptop's width: a routed key and a previewed change
+        driver.manage().window().setSize(new Dimension(1280, 1200));
+        open();
+        waitRendered(v);
+        driver.findElement(By.id("key")).sendKeys("user/42");
+        driver.findElement(By.id("route")).click();
+        waitText("ask-answer", "Owning point");
+        stage("cache-f", "1", "eu-1c");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        js.executeScript("window.scrollTo(0, 0)");
+        screenshot("page.png");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private void open() {
+        driver.get("http://localhost:" + port + "/");
+    }
+
+    /** Waits until the page has drawn version {@code v} (the ring and the table). */
+    private void waitRendered(long v) {
+        new WebDriverWait(driver, WAIT).withMessage(() -> "version " + v + " drawn; the page drew "
+                + driver.findElement(By.id("ring-section")).getDomAttribute("data-rendered-version") + ", status \""
+                + text("status") + "\"; console: " + consoleErrors()).until(d -> Long.toString(v).equals(
+                d.findElement(By.id("ring-section")).getDomAttribute("data-rendered-version")));
+    }
+
+    /** Waits until the element's text contains {@code expected}; the failure says what it held. */
+    private void waitText(String id, String expected) {
+        new WebDriverWait(driver, WAIT).withMessage(() -> "#" + id + " to contain \"" + expected + "\"; it holds: \""
+                + text(id) + "\"; console: " + consoleErrors()).until(d -> text(id).contains(expected));
+    }
+
+    private String text(String id) {
+        return driver.findElement(By.id(id)).getText();
+    }
+
+    private void stage(String id, String weight, String zone) {
+        for (String[] f : new String[][] {{"node-id", id}, {"node-weight", weight}, {"node-zone", zone}}) {
+            WebElement e = driver.findElement(By.id(f[0]));
+            e.clear();
+            e.sendKeys(f[1]);
+        }
+        driver.findElement(By.id("stage")).click();
+        waitText("staged", id);
+    }
+
+    /** A share of the hash space as the page writes it: JavaScript's toFixed(3) of count / 2^32 * 100. */
+    private static String percent(long count) {
+        return new java.math.BigDecimal((count / (double) SPACE) * 100).setScale(3, java.math.RoundingMode.HALF_UP)
+                .toPlainString() + "%";
+    }
+
+    private static String zoneText(JsonNode zone) {
+        return zone == null || zone.isNull() ? "—" : zone.asString();
+    }
+
+    /** SEVERE entries of the browser console since the last call (CSP violations, script errors, failed loads). */
+    private static List<String> consoleErrors() {
+        List<String> errors = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+            if (e.getLevel().intValue() >= Level.SEVERE.intValue()) {
+                errors.add(e.getMessage());
+            }
+        }
+        return errors;
+    }
+
+    /** Saves a screenshot in target/; with -Dringd.screenshots=DIR, also in DIR. */
+    private static void screenshot(String name) throws Exception {
+        Path shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();
+        Path target = Path.of("target", name);
+        Files.createDirectories(target.getParent());
+        Files.copy(shot, target, StandardCopyOption.REPLACE_EXISTING);
+        String dir = System.getProperty("ringd.screenshots");
+        if (dir != null && !dir.isBlank() && name.equals("page.png")) {
+            Files.copy(shot, Path.of(dir, name), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** A ring of {@code nodes} nodes of weight 1 in four zones, as one batch; its version. */
+    private long bigRing(int nodes) {
+        ArrayNode changes = JSON.createArrayNode();
+        for (int i = 0; i < nodes; i++) {
+            changes.addObject().put("op", "put").put("id", String.format(Locale.ROOT, "node-%04d", i)).put("weight", 1)
+                    .put("zone", "z" + (i % 4));
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.set("changes", changes);
+        Response r = adminJson(body.toString()).post("/membership");
+        assertThat(r.statusCode()).as(r.asString()).isEqualTo(200);
+        return json(r).get("version").asLong();
+    }
+
+    static long seed(String test) {
+        String given = System.getProperty("ringd.seed");
+        long seed = given == null || given.isBlank() ? 20_260_214L : Long.parseLong(given.trim());
+        System.out.println(test + ": seed " + seed + " (replay with -Dringd.seed=" + seed + ")");
+        return seed;
+    }
+}
