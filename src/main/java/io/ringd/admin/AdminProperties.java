@@ -22,10 +22,6 @@ public record AdminProperties(String token, String previousToken) {
         }
     }
 
-    public AdminProperties(String token) {
-        this(token, null);
-    }
-
     private static String checked(String name, String value) {
         if (value == null || value.isBlank()) {
             return null;

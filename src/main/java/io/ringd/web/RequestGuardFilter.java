@@ -37,7 +37,7 @@ import io.ringd.state.RingService;
  * valid UTF-8 or repeats a parameter (which would be joined with commas),
  * bodies over 4 MiB or not strict UTF-8, a body {@code Content-Encoding}
  * (ringd decodes none: 415) or a charset other than UTF-8 (415), and TRACE
- * (405). It knows no route: a refusal names the path
+ * (405). A HEAD of a stream ends once its headers are out. It knows no route: a refusal names the path
  * variable of the handler the path would reach, and carries the ring headers
  * as {@link RingHeaders} decides.
  */
@@ -126,7 +126,8 @@ class RequestGuardFilter extends OncePerRequestFilter {
                     HttpHeaders.CONTENT_ENCODING);
             return;
         }
-        String charset = charset(request.getContentType());
+        boolean body = length > 0 || length < 0 && request.getHeader("Transfer-Encoding") != null;
+        String charset = body ? charset(request.getContentType()) : null;
         if (charset != null && !charset.equalsIgnoreCase("UTF-8")) {
             refuse(request, response, Problems.UNSUPPORTED_MEDIA_TYPE, "bodies are JSON in UTF-8: "
                     + "leave the charset out or make it UTF-8 (not " + ApiException.abbreviate(charset) + ")",
@@ -137,6 +138,11 @@ class RequestGuardFilter extends OncePerRequestFilter {
             return;
         }
         chain.doFilter(new Checked(request), response);
+        if ("HEAD".equals(request.getMethod()) && request.isAsyncStarted()) {
+            // A HEAD answer has no body: a stream (/ring/events) ends with its headers instead of holding
+            // the connection open forever.
+            request.getAsyncContext().complete();
+        }
     }
 
     /** The charset parameter of a Content-Type, or {@code null} (none, or no valid Content-Type). */
