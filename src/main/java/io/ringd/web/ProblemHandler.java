@@ -9,6 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -30,6 +32,7 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.UnsatisfiedServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
@@ -56,6 +59,12 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    private final ProblemWriter problems;
+
+    ProblemHandler(ProblemWriter problems) {
+        this.problems = problems;
+    }
 
     /** Refusals of the ring and its service, each mapped once; {@link Fields#named} renames their field. */
     @ExceptionHandler({ApiException.class, InvalidInputException.class, RingException.class, VersionException.class,
@@ -327,8 +336,25 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         String types = e.getSupportedMediaTypes().stream().map(MediaType::toString).distinct()
                 .collect(Collectors.joining(", "));
-        return problem(Problems.NOT_ACCEPTABLE, "the Accept header must allow " + (types.isEmpty()
-                ? "application/json" : types) + " (errors are application/problem+json)", "Accept");
+        String detail = "the Accept header must allow " + (types.isEmpty() ? "application/json" : types)
+                + " (errors are application/problem+json)";
+        // Written here, not negotiated: the Accept header that was refused cannot choose the problem's type.
+        if (request instanceof ServletWebRequest servlet && servlet.getResponse() != null
+                && !servlet.getResponse().isCommitted()) {
+            HttpServletResponse response = servlet.getResponse();
+            response.resetBuffer();
+            String version = response.getHeader(RingHeaders.VERSION);
+            try {
+                problems.write(response, Problems.NOT_ACCEPTABLE, detail, "Accept");
+            } catch (java.io.IOException io) {
+                log.debug("The client went away before its 406 was written", io);
+            }
+            if (version != null) {
+                response.setHeader(RingHeaders.VERSION, version);
+            }
+            return null;
+        }
+        return problem(Problems.NOT_ACCEPTABLE, detail, "Accept");
     }
 
     static ResponseEntity<Object> problem(Problems type, String detail, String field) {

@@ -119,6 +119,12 @@ class RequestGuardFilter extends OncePerRequestFilter {
                     "the body must be at most " + MAX_BODY_BYTES + " bytes: it is " + length, "body");
             return;
         }
+        String accept = request.getHeader(HttpHeaders.ACCEPT);
+        if (accept != null && !parses(accept)) {
+            refuse(request, response, Problems.NOT_ACCEPTABLE, "the Accept header is not a list of media "
+                    + "types: send application/json (or leave it out)", HttpHeaders.ACCEPT);
+            return;
+        }
         String encoding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
         if (encoding != null && !encoding.trim().equalsIgnoreCase("identity")) {
             refuse(request, response, Problems.UNSUPPORTED_CONTENT_ENCODING, "ringd reads bodies as sent: "
@@ -142,6 +148,15 @@ class RequestGuardFilter extends OncePerRequestFilter {
             // A HEAD answer has no body: a stream (/ring/events) ends with its headers instead of holding
             // the connection open forever.
             request.getAsyncContext().complete();
+        }
+    }
+
+    private static boolean parses(String accept) {
+        try {
+            MediaType.parseMediaTypes(accept);
+            return true;
+        } catch (InvalidMediaTypeException e) {
+            return false;
         }
     }
 
