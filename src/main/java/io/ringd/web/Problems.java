@@ -87,7 +87,6 @@ public enum Problems {
             case 405 -> METHOD_NOT_ALLOWED;
             case 406 -> NOT_ACCEPTABLE;
             case 408 -> REQUEST_TIMEOUT;
-            case 412 -> PRECONDITION_FAILED;
             case 413 -> PAYLOAD_TOO_LARGE;
             case 414 -> URI_TOO_LONG;
             case 415 -> UNSUPPORTED_MEDIA_TYPE;

@@ -9,6 +9,7 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -25,7 +26,7 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * The parameters a handler takes are read from its own declarations, its
  * {@link RequestParam} arguments and its mapping's {@code params}, so a new
  * parameter needs nothing here. It applies to ringd's own handlers (not the
- * actuator's or the API description's).
+ * actuator's, the API description's or the error answers').
  */
 @Component
 class QueryParameters implements HandlerInterceptor {
@@ -41,7 +42,8 @@ class QueryParameters implements HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (request.getQueryString() == null || request.getDispatcherType() != DispatcherType.REQUEST
-                || !(handler instanceof HandlerMethod hm) || !hm.getBeanType().getName().startsWith(OWN)) {
+                || !(handler instanceof HandlerMethod hm) || !hm.getBeanType().getName().startsWith(OWN)
+                || ErrorController.class.isAssignableFrom(hm.getBeanType())) {
             return true;
         }
         Set<String> allowed = declared.computeIfAbsent(hm, QueryParameters::allowed);
