@@ -68,8 +68,8 @@ class AdminInterceptor implements HandlerInterceptor {
         }
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store"); // an admin answer is for its caller only
         String auth = request.getHeader(HttpHeaders.AUTHORIZATION);
-        String presented = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)
-                ? auth.substring(7).trim() : null;
+        String presented = auth == null ? null : auth.trim().equalsIgnoreCase("Bearer") ? ""
+                : auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).trim() : null;
         if (!token.matches(presented)) {
             Reason reason = auth == null ? Reason.MISSING : presented == null ? Reason.SCHEME
                     : presented.isEmpty() ? Reason.EMPTY : Reason.WRONG;
