@@ -334,10 +334,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMediaTypeNotAcceptable(HttpMediaTypeNotAcceptableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        String types = e.getSupportedMediaTypes().stream().map(MediaType::toString).distinct()
-                .collect(Collectors.joining(", "));
-        String detail = "the Accept header must allow " + (types.isEmpty() ? "application/json" : types)
-                + " (errors are application/problem+json)";
+        String detail = "the Accept header must allow application/json (errors are application/problem+json)";
         // Written here, not negotiated: the Accept header that was refused cannot choose the problem's type.
         if (request instanceof ServletWebRequest servlet && servlet.getResponse() != null
                 && !servlet.getResponse().isCommitted()) {
