@@ -11,6 +11,7 @@ public enum Problems {
     BAD_REQUEST(HttpStatus.BAD_REQUEST, "bad-request", "Bad request"),
     LIMIT_EXCEEDED(HttpStatus.BAD_REQUEST, "limit-exceeded", "Ring limit exceeded"),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "unauthorized", "Admin token required"),
+    FORBIDDEN(HttpStatus.FORBIDDEN, "forbidden", "Forbidden"),
     NODE_NOT_FOUND(HttpStatus.NOT_FOUND, "node-not-found", "Unknown node"),
     VERSION_NOT_FOUND(HttpStatus.NOT_FOUND, "version-not-found", "Unknown version"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "not-found", "Not found"),
@@ -83,6 +84,7 @@ public enum Problems {
         return switch (status) {
             case 400 -> BAD_REQUEST;
             case 401 -> UNAUTHORIZED;
+            case 403 -> FORBIDDEN;
             case 404 -> NOT_FOUND;
             case 405 -> METHOD_NOT_ALLOWED;
             case 406 -> NOT_ACCEPTABLE;

@@ -6,6 +6,7 @@ import org.apache.catalina.core.StandardHost;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -70,6 +71,12 @@ class WebConfiguration implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(ringHeaders);
+    }
+
+    /** Cross-origin refusals as problem details. */
+    @Bean
+    static BeanPostProcessor corsRefusals() {
+        return CorsRefusals.onEveryHandlerMapping();
     }
 
     @Bean

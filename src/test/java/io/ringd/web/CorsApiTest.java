@@ -46,6 +46,9 @@ class CorsApiTest {
         Response other = preflight("https://evil.example.net", "PUT");
         assertThat(other.statusCode()).isEqualTo(403);
         assertThat(other.header("Access-Control-Allow-Origin")).isNull();
+        assertThat(other.contentType()).startsWith("application/problem+json");
+        assertThat(other.jsonPath().getString("type")).isEqualTo("urn:ringd:problem:forbidden");
+        assertThat(other.jsonPath().getString("field")).isEqualTo("Origin");
 
         Response get = RestAssured.given().baseUri("http://localhost").port(port)
                 .header("Origin", "https://ops.example.com").get("/nodes");
