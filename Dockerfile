@@ -3,6 +3,8 @@
 # ringd container image.
 #   docker build -t ringd .
 #   docker run -p 8080:8080 -e RINGD_ADMIN_TOKEN=... -v ringd-data:/data ringd
+# With a read-only root file system, give Tomcat and the JVM a writable /tmp (java.io.tmpdir):
+#   docker run --read-only --tmpfs /tmp -p 8080:8080 -e RINGD_ADMIN_TOKEN=... -v ringd-data:/data ringd
 # docker-compose.yml runs it with Prometheus and Grafana (docs/deployment.md).
 #
 # The project targets Java 17; the image builds and runs on the current LTS

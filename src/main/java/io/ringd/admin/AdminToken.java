@@ -30,6 +30,8 @@ public class AdminToken {
     private static final Logger log = LoggerFactory.getLogger(AdminToken.class);
 
     private final byte[] digest;
+    /** The digest of the previous token, accepted during a rotation; {@code null} when none is set. */
+    private final byte[] previous;
 
     public AdminToken(AdminProperties admin, StoreProperties store) {
         String token = admin.token();
@@ -43,11 +45,26 @@ public class AdminToken {
             log.info("Admin token taken from ringd.admin.token (RINGD_ADMIN_TOKEN)");
         }
         this.digest = sha256(token);
+        this.previous = admin.previousToken() == null ? null : sha256(admin.previousToken());
+        if (previous != null) {
+            log.info("The previous admin token (ringd.admin.previous-token) is accepted too until it is unset");
+        }
     }
 
-    /** Whether {@code presented} is the token, compared in constant time. */
+    /**
+     * Whether {@code presented} is the token (or the previous one), compared
+     * in constant time: fixed-length digests, compared with
+     * {@link MessageDigest#isEqual}, so neither the content nor the length of
+     * a wrong token shows in the time taken. Both are always compared.
+     */
     public boolean matches(String presented) {
-        return presented != null && MessageDigest.isEqual(digest, sha256(presented));
+        if (presented == null) {
+            return false;
+        }
+        byte[] d = sha256(presented);
+        boolean current = MessageDigest.isEqual(digest, d);
+        boolean old = previous != null && MessageDigest.isEqual(previous, d);
+        return current | old;
     }
 
     private static String fromFile(Path file) {

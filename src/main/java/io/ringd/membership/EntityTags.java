@@ -1,19 +1,31 @@
 package io.ringd.membership;
 
-import io.ringd.web.RingHeaders;
+import io.ringd.state.RingState;
 
 /**
- * Ring versions as entity tags for {@code If-None-Match} on {@code GET /ring}
- * (a list; weak tags allowed). A tag is the version, bare ({@code 7}) or
- * quoted ({@code "7"}). {@code If-Match} is read by {@link io.ringd.web.IfMatch}.
+ * The entity tag of {@code GET /ring} (SPEC.md section 7):
+ * {@code "<version>-<first 16 hex digits of the fingerprint>"}. It names one
+ * ring, not only a version: after a restart of the memory store, or between
+ * instances with their own histories, a tag held for another ring with the
+ * same version no longer matches. {@code If-Match} is read by
+ * {@link io.ringd.web.IfMatch}.
  */
 final class EntityTags {
 
     private EntityTags() {
     }
 
-    /** Whether an {@code If-None-Match} header (a list, weak tags allowed) matches {@code version}. */
-    static boolean noneMatch(String header, long version) {
+    /** The quoted entity tag of {@code state}. */
+    static String of(RingState state) {
+        return "\"" + state.version() + "-" + state.fingerprint().substring(0, 16) + "\"";
+    }
+
+    /**
+     * Whether an {@code If-None-Match} header (a list; {@code *}; weak tags
+     * compared weakly, as RFC 9110 says for If-None-Match) names {@code tag}.
+     * A tag of another form, such as the bare version, matches nothing.
+     */
+    static boolean noneMatch(String header, String tag) {
         if (header == null) {
             return false;
         }
@@ -22,23 +34,13 @@ final class EntityTags {
             if (p.equals("*")) {
                 return true;
             }
-            Long v = parse(p);
-            if (v != null && v == version) {
+            if (p.startsWith("W/")) {
+                p = p.substring(2);
+            }
+            if (p.equals(tag)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** A version from an entity tag ({@code 7}, {@code "7"}, {@code W/"7"}), or {@code null}. */
-    private static Long parse(String tag) {
-        String v = tag.trim();
-        if (v.startsWith("W/")) {
-            v = v.substring(2);
-        }
-        if (v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")) {
-            v = v.substring(1, v.length() - 1);
-        }
-        return RingHeaders.parseVersion(v);
     }
 }

@@ -65,18 +65,21 @@ class MembershipController {
 
     @GetMapping("/ring")
     @Operation(summary = "The whole ring", description = "Version, fingerprint, settings, members and commit "
-            + "time: all a client needs to build the same ring. ETag is the "
-            + "version; If-None-Match with the current version answers 304.")
+            + "time: all a client needs to build the same ring. ETag is "
+            + "\"<version>-<first 16 hex digits of the fingerprint>\"; If-None-Match with the current tag answers "
+            + "304, any other tag (another ring, another version, a bare version) 200.")
     @ApiResponse(responseCode = "200", description = "The ring", headers = @Header(name = HttpHeaders.ETAG,
-            description = "The ring version, quoted", schema = @Schema(type = "string", example = "\"8\"")))
-    @ApiResponse(responseCode = "304", description = "Not modified since the version in If-None-Match",
-            headers = @Header(name = HttpHeaders.ETAG, description = "The ring version, quoted",
-                    schema = @Schema(type = "string", example = "\"8\"")))
-    ResponseEntity<RingDocument> ring(@Parameter(description = "A version held by the client", example = "\"7\"")
+            description = "The version and the first 16 hex digits of the fingerprint, quoted",
+            schema = @Schema(type = "string", example = "\"8-5c4a568501f2a916\"")))
+    @ApiResponse(responseCode = "304", description = "Not modified since the tag in If-None-Match",
+            headers = @Header(name = HttpHeaders.ETAG, description = "The same tag",
+                    schema = @Schema(type = "string", example = "\"8-5c4a568501f2a916\"")))
+    ResponseEntity<RingDocument> ring(@Parameter(description = "The ETag of a ring held by the client",
+            example = "\"7-0a1b2c3d4e5f6789\"")
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             @Parameter(hidden = true) RingState s) {
-        String etag = "\"" + s.version() + "\"";
-        if (EntityTags.noneMatch(ifNoneMatch, s.version())) {
+        String etag = EntityTags.of(s);
+        if (EntityTags.noneMatch(ifNoneMatch, etag)) {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
         }
         return ResponseEntity.ok().eTag(etag)

@@ -31,7 +31,7 @@ public class RingMetrics implements RingListener, LookupEvents {
      * ringd_points, ringd_routes_total{node}, ringd_ownership_share{node},
      * ringd_node_points{node}, ringd_node_weight{node}, ringd_node_load{node},
      * ringd_bounded_routes_total, ringd_bounded_skips_total,
-     * ringd_membership_changes_total{op}, ringd_stale_requests_total,
+     * ringd_membership_changes_total{op}, ringd_stale_requests_total, ringd_clients_ahead_total,
      * ringd_client_version_lag (summary with buckets) and
      * ringd_ring_info{fingerprint,hash,algorithm}.
      *
@@ -42,6 +42,7 @@ public class RingMetrics implements RingListener, LookupEvents {
     private final MeterRegistry registry;
     private final NodeLoads loads;
     private final Counter stale;
+    private final Counter ahead;
     private final Counter boundedRoutes;
     private final Counter boundedSkips;
     private final DistributionSummary lag;
@@ -66,6 +67,9 @@ public class RingMetrics implements RingListener, LookupEvents {
                 .description("Points on the ring, after collisions").register(registry);
         this.stale = Counter.builder("ringd.stale.requests")
                 .description("Requests from clients that sent an older X-Ring-Version").register(registry);
+        this.ahead = Counter.builder("ringd.clients.ahead")
+                .description("Requests from clients that sent an X-Ring-Version ahead of this instance's "
+                        + "(they have seen another ring or a newer instance)").register(registry);
         this.lag = DistributionSummary.builder("ringd.client.version.lag")
                 .description("How many versions behind a stale client is")
                 .serviceLevelObjectives(1, 2, 3, 5, 10, 20, 50, 100, 1000)
@@ -181,5 +185,10 @@ public class RingMetrics implements RingListener, LookupEvents {
     public void stale(long versionsBehind) {
         stale.increment();
         lag.record(versionsBehind);
+    }
+
+    @Override
+    public void ahead() {
+        ahead.increment();
     }
 }

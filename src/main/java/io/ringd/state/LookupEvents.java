@@ -35,4 +35,12 @@ public interface LookupEvents {
 
     /** A request from a client {@code lag} versions behind. */
     void stale(long lag);
+
+    /**
+     * A request from a client whose {@code X-Ring-Version} is ahead of this
+     * instance's version: it has seen another ring (a memory store since
+     * restarted) or a newer instance. The answer ignores it (SPEC.md section 7).
+     */
+    default void ahead() {
+    }
 }

@@ -4,6 +4,7 @@ import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomize
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;
@@ -13,8 +14,9 @@ import tools.jackson.databind.type.LogicalType;
 /**
  * Request bodies are read strictly: an unknown field, a string where a
  * number belongs ({@code "1"}), a number where a string belongs, a fraction
- * where an integer belongs, or anything after the document is refused with
- * 400 naming the field, never converted or dropped silently.
+ * where an integer belongs, a field given twice ({@code {"weight":1,"weight":2}}),
+ * or anything after the document is refused with 400 naming the field, never
+ * converted, dropped or overwritten silently.
  */
 @Configuration(proxyBeanMethods = false)
 class JsonConfiguration {
@@ -22,6 +24,7 @@ class JsonConfiguration {
     @Bean
     JsonMapperBuilderCustomizer strictRequestBodies() {
         return builder -> builder
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -34,7 +34,10 @@ import io.swagger.v3.oas.models.security.SecurityRequirement;
 @Configuration(proxyBeanMethods = false)
 @OpenAPIDefinition(info = @Info(title = "ringd", version = "1",
         description = "A consistent-hash ring served over HTTP. Every ring answer carries X-Ring-Version; "
-                + "errors are RFC 9457 problem details (application/problem+json)."))
+                + "errors are RFC 9457 problem details (application/problem+json). Input is read strictly: "
+                + "a query parameter a call does not take, an unknown or repeated JSON field, a number too large "
+                + "for its field, NaN, Infinity, or a body that is not strict UTF-8 is refused with 400 naming "
+                + "the parameter or field; a body Content-Encoding is 415; an Accept without JSON is 406."))
 @SecurityScheme(name = OpenApiConfiguration.ADMIN_SCHEME, type = SecuritySchemeType.HTTP, scheme = "bearer",
         description = "The admin token (ringd.admin.token / RINGD_ADMIN_TOKEN, or <data-dir>/admin-token)")
 class OpenApiConfiguration {
@@ -57,6 +60,14 @@ class OpenApiConfiguration {
                         .description("The ring version the client holds; when older than the server's, the answer "
                                 + "adds X-Ring-Stale: true and the request counts as stale")
                         .schema(new IntegerSchema().format("int64").minimum(BigDecimal.ZERO)).example(7));
+            }
+            if (ring) {
+                addIfAbsent(operation, "400", "Bad input, such as a query parameter this call does not take");
+                addIfAbsent(operation, "406", "The Accept header excludes application/json");
+            }
+            if (operation.getRequestBody() != null) {
+                addIfAbsent(operation, "415", "The body is not application/json in UTF-8, or has a "
+                        + "Content-Encoding");
             }
             if (handler.hasMethodAnnotation(AdminOnly.class)) {
                 operation.addSecurityItem(new SecurityRequirement().addList(ADMIN_SCHEME));

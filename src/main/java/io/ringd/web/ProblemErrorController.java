@@ -4,12 +4,20 @@ import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Answers the container's error dispatches ({@code /error}) with a problem detail, never an HTML page. */
+/**
+ * Answers the container's error dispatches ({@code /error}) with a problem
+ * detail, never an HTML page. Its type is the status's generic one
+ * ({@link Problems#forStatus}): the container's 503 is not the ring's. A
+ * request for {@code /error} itself, not an error dispatch, is a 404.
+ */
 @RestController
 @io.swagger.v3.oas.annotations.Hidden
 class ProblemErrorController implements ErrorController {
@@ -17,13 +25,18 @@ class ProblemErrorController implements ErrorController {
     @RequestMapping("/error")
     ResponseEntity<Object> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-        int status = code instanceof Integer i ? i : HttpStatus.INTERNAL_SERVER_ERROR.value();
-        Problems type = Problems.forStatus(status);
-        HttpStatus resolved = HttpStatus.resolve(status);
-        String detail = resolved != null ? resolved.getReasonPhrase() : type.title();
-        org.springframework.http.ProblemDetail body = type.detail(detail, null);
-        body.setStatus(status);
-        return ResponseEntity.status(status).contentType(org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON)
-                .body(body);
+        ProblemDetail body;
+        if (!(code instanceof Integer status)) {
+            body = Problems.NOT_FOUND.detail("no such resource", null);
+        } else if (status >= 500) {
+            body = Problems.forStatus(status, status == 503 ? "the service cannot answer now; try again later"
+                    : "an unexpected error occurred; it has been logged");
+        } else {
+            HttpStatus resolved = HttpStatus.resolve(status);
+            body = Problems.forStatus(status, resolved != null ? resolved.getReasonPhrase()
+                    : Problems.forStatus(status).title());
+        }
+        return ResponseEntity.status(body.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .cacheControl(CacheControl.noStore()).body(body);
     }
 }

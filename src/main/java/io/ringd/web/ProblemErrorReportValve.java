@@ -2,18 +2,21 @@ package io.ringd.web;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
+import org.springframework.http.ProblemDetail;
 
 /**
  * The container's last-resort error answer, as a problem detail instead of
- * an HTML page. It answers what never reaches the application (a malformed
- * request, say); everything else goes through {@code ProblemHandler}.
+ * an HTML page, with the security headers. It answers what never reaches the
+ * application (a malformed request, say); everything else goes through
+ * {@code ProblemHandler}.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
+
+    private static final ProblemWriter WRITER = new ProblemWriter();
 
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
@@ -21,18 +24,23 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
             return;
         }
-        Problems type = Problems.forStatus(status);
-        String detail = status == 400 ? "the request is malformed (check the percent-encoding of the path "
-                + "and query, and the size of the request line and headers)" : type.title();
-        String body = "{\"type\":\"" + type.type() + "\",\"title\":\"" + type.title() + "\",\"status\":" + status
-                + ",\"detail\":\"" + detail + "\"}";
+        String detail = switch (status) {
+            case 400 -> "the request is malformed (check the percent-encoding of the path "
+                    + "and query, and the size of the request line and headers)";
+            case 503 -> "the service cannot answer now; try again later";
+            default -> status >= 500 ? "an unexpected error occurred; it has been logged"
+                    : Problems.forStatus(status).title();
+        };
+        ProblemDetail p = Problems.forStatus(status, detail);
         try {
+            SecurityHeaders.apply(response, request.getDecodedRequestURI());
+            SecurityHeaders.noStore(response);
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("UTF-8");
             OutputStream out = response.getOutputStream();
-            out.write(body.getBytes(StandardCharsets.UTF_8));
+            out.write(WRITER.bytes(p));
             out.flush();
-        } catch (IOException | IllegalStateException e) {
+        } catch (IOException | RuntimeException e) {
             // the client is gone or the answer was committed: nothing more to say
         }
     }

@@ -1,23 +1,38 @@
 package io.ringd.web;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.UnsatisfiedServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
@@ -26,6 +41,9 @@ import io.ringd.state.InvalidInputException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -41,6 +59,12 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    private final ProblemWriter problems;
+
+    ProblemHandler(ProblemWriter problems) {
+        this.problems = problems;
+    }
 
     /** Refusals of the ring and its service, each mapped once; {@link Fields#named} renames their field. */
     @ExceptionHandler({ApiException.class, InvalidInputException.class, RingException.class, VersionException.class,
@@ -115,11 +139,6 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 + ApiException.abbreviate(value), name);
     }
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<Object> illegalArgument(IllegalArgumentException e) {
-        return problem(Problems.BAD_REQUEST, e.getMessage(), null);
-    }
-
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e) throws Exception {
         if (e instanceof ErrorResponse) {
@@ -148,6 +167,18 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 && !((JacksonException) e.getCause()).getPath().isEmpty()) {
             return bodyField((JacksonException) e.getCause()); // valid JSON, not of the body's shape
         }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidBodyException invalid) {
+                return problem(Problems.BAD_REQUEST, invalid.getMessage(), "body");
+            }
+        }
+        if (e.getCause() instanceof StreamReadException sre) {
+            String duplicate = duplicateField(sre);
+            if (duplicate != null) {
+                return problem(Problems.BAD_REQUEST, "the field " + duplicate + " is given twice; give it once",
+                        duplicate);
+            }
+        }
         if (e.getCause() instanceof MismatchedInputException) {
             why = "the body must be a JSON object";
         } else if (e.getCause() instanceof tools.jackson.core.exc.StreamConstraintsException) {
@@ -166,6 +197,33 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             why = "a JSON body is required";
         }
         return problem(Problems.BAD_REQUEST, why, "body");
+    }
+
+    private static final Pattern DUPLICATE = Pattern.compile("^Duplicate Object property \"(.*)\"", Pattern.DOTALL);
+
+    /** The field a duplicate-property refusal is about ({@code changes[1].id}), or {@code null} if it is not one. */
+    private static String duplicateField(StreamReadException e) {
+        Matcher m = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
+        if (!m.find()) {
+            return null;
+        }
+        StringBuilder path = new StringBuilder();
+        JsonParser parser = e.processor();
+        if (parser != null) {
+            Deque<TokenStreamContext> chain = new ArrayDeque<>();
+            for (TokenStreamContext c = parser.streamReadContext(); c != null; c = c.getParent()) {
+                chain.push(c);
+            }
+            chain.pollLast(); // the object that holds the duplicate
+            for (TokenStreamContext c : chain) {
+                if (c.inArray()) {
+                    path.append('[').append(Math.max(0, c.getCurrentIndex())).append(']');
+                } else if (c.inObject() && c.currentName() != null) {
+                    path.append(path.isEmpty() ? "" : ".").append(c.currentName());
+                }
+            }
+        }
+        return ApiException.abbreviate(path + (path.isEmpty() ? "" : ".") + m.group(1));
     }
 
     /** A body that is JSON but not of the request's shape, naming the field at fault ({@code changes[2].weight}). */
@@ -228,6 +286,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         }
         ProblemDetail p = body instanceof ProblemDetail pd ? pd : ProblemDetail.forStatus(status);
         Problems type = Problems.forStatus(status.value());
+        if (status.is5xxServerError()) {
+            log.error("Failure answered with {}", status.value(), e);
+            p.setDetail(status.value() == 503 ? "the service cannot answer now; try again later"
+                    : "an unexpected error occurred; it has been logged");
+        }
         if (p.getDetail() == null) {
             p.setDetail(type.title());
         }
@@ -243,13 +306,57 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             p.setProperty("field", param);
         }
         p.setInstance(null);
-        return ResponseEntity.status(status).headers(headers).contentType(
-                MediaType.APPLICATION_PROBLEM_JSON).body(p);
+        return ResponseEntity.status(status).headers(headers).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .cacheControl(CacheControl.noStore()).body(p);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(HttpRequestMethodNotSupportedException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        // Allow as OPTIONS says it: HEAD wherever GET is, and OPTIONS everywhere.
+        Set<HttpMethod> allowed = new LinkedHashSet<>();
+        if (e.getSupportedHttpMethods() != null) {
+            allowed.addAll(e.getSupportedHttpMethods());
+        }
+        if (allowed.contains(HttpMethod.GET)) {
+            allowed.add(HttpMethod.HEAD);
+        }
+        allowed.add(HttpMethod.OPTIONS);
+        HttpHeaders h = new HttpHeaders();
+        h.setAllow(allowed);
+        String detail = e.getMethod() + " is not allowed here; allowed: "
+                + allowed.stream().map(HttpMethod::name).collect(Collectors.joining(", "));
+        return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED).headers(h)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON).cacheControl(CacheControl.noStore())
+                .body(Problems.METHOD_NOT_ALLOWED.detail(detail, null));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotAcceptable(HttpMediaTypeNotAcceptableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        String detail = "the Accept header must allow application/json (errors are application/problem+json)";
+        // Written here, not negotiated: the Accept header that was refused cannot choose the problem's type.
+        if (request instanceof ServletWebRequest servlet && servlet.getResponse() != null
+                && !servlet.getResponse().isCommitted()) {
+            HttpServletResponse response = servlet.getResponse();
+            response.resetBuffer();
+            String version = response.getHeader(RingHeaders.VERSION);
+            try {
+                problems.write(response, Problems.NOT_ACCEPTABLE, detail, "Accept");
+            } catch (java.io.IOException io) {
+                log.debug("The client went away before its 406 was written", io);
+            }
+            if (version != null) {
+                response.setHeader(RingHeaders.VERSION, version);
+            }
+            return null;
+        }
+        return problem(Problems.NOT_ACCEPTABLE, detail, "Accept");
     }
 
     static ResponseEntity<Object> problem(Problems type, String detail, String field) {
         return ResponseEntity.status(type.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(type.detail(detail, field));
+                .cacheControl(CacheControl.noStore()).body(type.detail(detail, field));
     }
 
     private static String describe(Class<?> type) {

@@ -21,6 +21,7 @@ public class ProblemWriter {
     public void write(HttpServletResponse response, Problems type, String detail, String field) throws IOException {
         ProblemDetail p = type.detail(detail, field);
         response.setStatus(type.status().value());
+        SecurityHeaders.noStore(response);
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
         response.getOutputStream().write(bytes(p));

@@ -19,7 +19,8 @@ import io.ringd.state.RingState;
 /**
  * On every request to a {@link RingApi} handler: reads the current state
  * once, sets {@code X-Ring-Version} from it, marks and counts clients that
- * sent an older {@code X-Ring-Version} as stale, and hands the same state to
+ * sent an older {@code X-Ring-Version} as stale, counts those that sent a
+ * newer one (they have seen another ring), and hands the same state to
  * the handler (a {@link RingState} parameter), so the header and the body
  * describe one version.
  */
@@ -53,6 +54,8 @@ class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumen
         if (client != null && client < version) {
             response.setHeader(RingHeaders.STALE, "true");
             events.stale(version - client);
+        } else if (client != null && client > version) {
+            events.ahead();
         }
         return true;
     }

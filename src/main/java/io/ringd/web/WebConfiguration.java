@@ -6,10 +6,14 @@ import org.apache.catalina.core.StandardHost;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.converter.HttpMessageConverters;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.CorsRegistry;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -21,25 +25,58 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * {@code application.yml}.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(CorsProperties.class)
 class WebConfiguration implements WebMvcConfigurer {
 
     /** Runs first, so that even a refused admin call carries the ring headers. */
     static final int RING_HEADERS_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
     private final RingHeadersInterceptor ringHeaders;
+    private final QueryParameters queryParameters;
+    private final CorsProperties cors;
 
-    WebConfiguration(RingHeadersInterceptor ringHeaders) {
+    WebConfiguration(RingHeadersInterceptor ringHeaders, QueryParameters queryParameters, CorsProperties cors) {
         this.ringHeaders = ringHeaders;
+        this.queryParameters = queryParameters;
+        this.cors = cors;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(ringHeaders).order(RING_HEADERS_ORDER); // it acts on RingApi handlers only
+        registry.addInterceptor(queryParameters).order(RING_HEADERS_ORDER + 50); // before the admin check
+    }
+
+    /** Answers are JSON (errors problem+json) only: no YAML or other representation a library brings along. */
+    @Override
+    public void configureMessageConverters(HttpMessageConverters.ServerBuilder builder) {
+        builder.configureMessageConvertersList(list -> list.removeIf(c -> c.getSupportedMediaTypes().stream()
+                .anyMatch(t -> t.getSubtype().contains("yaml") || t.getSubtype().contains("xml")
+                        || t.getSubtype().contains("cbor") || t.getSubtype().contains("smile"))));
+    }
+
+    /** No cross-origin access unless {@code ringd.cors.allowed-origins} names origins. */
+    @Override
+    public void addCorsMappings(CorsRegistry registry) {
+        if (!cors.allowedOrigins().isEmpty()) {
+            registry.addMapping("/**").allowedOrigins(cors.allowedOrigins().toArray(String[]::new))
+                    .allowedMethods("GET", "HEAD", "POST", "PUT", "DELETE")
+                    .allowedHeaders("Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID",
+                            RingHeaders.VERSION)
+                    .exposedHeaders("ETag", RingHeaders.VERSION, RingHeaders.STALE, "WWW-Authenticate")
+                    .allowCredentials(false).maxAge(600);
+        }
     }
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(ringHeaders);
+    }
+
+    /** Cross-origin refusals as problem details. */
+    @Bean
+    static BeanPostProcessor corsRefusals() {
+        return CorsRefusals.onEveryHandlerMapping();
     }
 
     @Bean
@@ -48,6 +85,7 @@ class WebConfiguration implements WebMvcConfigurer {
             factory.addConnectorCustomizers(connector -> {
                 connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
                 connector.setEncodedReverseSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+                connector.setAllowTrace(true); // refused by RequestGuardFilter, with the Allow header OPTIONS gives
             });
             factory.addContextCustomizers(context -> {
                 if (context.getParent() instanceof StandardHost host) {

@@ -331,6 +331,25 @@ class DeploymentFilesTest {
         assertThat(String.valueOf(compose.service("grafana").get("image"))).startsWith("grafana/grafana:");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {ComposeFile.SINGLE, ComposeFile.CLUSTER})
+    void ringdRunsOnAReadOnlyRootFileSystemWithATmpfsForTemporaryFiles(String file) {
+        ComposeFile compose = ComposeFile.read(file);
+        List<String> ringds = compose.servicesBuiltFromTheProject();
+        assertThat(ringds).as("ringd services of %s", file).isNotEmpty();
+        for (String name : ringds) {
+            Map<String, Object> ringd = compose.service(name);
+            assertThat(ringd.get("read_only")).as("read_only of %s in %s", name, file).isEqualTo(Boolean.TRUE);
+            Object tmpfs = ringd.get("tmpfs");
+            List<String> mounts = tmpfs instanceof List<?> l ? l.stream().map(String::valueOf).toList()
+                    : tmpfs == null ? List.of() : List.of(String.valueOf(tmpfs));
+            assertThat(mounts).as("tmpfs of %s in %s: java.io.tmpdir (Tomcat's work folder) must be writable",
+                    name, file).anyMatch(m -> m.equals("/tmp") || m.startsWith("/tmp:"));
+        }
+        assertThat(DeployAssets.read("Dockerfile")).as("the Dockerfile documents running read-only")
+                .contains("--read-only --tmpfs /tmp");
+    }
+
     // ---- the cluster stack: docker-compose.cluster.yml ---------------------------------------
 
     @Test

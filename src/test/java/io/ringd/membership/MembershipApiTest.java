@@ -55,26 +55,49 @@ class MembershipApiTest extends RealServerTest {
         assertThat(ring.get("nodes").get(2).get("weight").asDouble()).isEqualTo(0.5);
     }
 
+    /** SPEC.md section 7: ETag "<version>-<first 16 hex digits of the fingerprint>". */
+    private static String tag(long version, String fingerprint) {
+        return "\"" + version + "-" + fingerprint.substring(0, 16) + "\"";
+    }
+
     @Test
-    void ring_etagIsTheQuotedVersion_ifNoneMatchCurrentAnswers304WithoutBody() {
+    void ring_etagIsVersionAndFingerprint_ifNoneMatchCurrentAnswers304WithoutBody() {
         long v = putAll("A:1");
         Response r = api().get("/ring");
-        assertThat(r.header("ETag")).isEqualTo("\"" + v + "\"");
+        String etag = tag(v, json(r).get("fingerprint").asString());
+        assertThat(r.header("ETag")).isEqualTo(etag).matches("\"[0-9]+-[0-9a-f]{16}\"");
 
-        Response same = api().header("If-None-Match", "\"" + v + "\"").get("/ring");
+        Response same = api().header("If-None-Match", etag).get("/ring");
         assertThat(same.statusCode()).isEqualTo(304);
         assertThat(same.asByteArray()).isEmpty();
-        assertThat(same.header("ETag")).isEqualTo("\"" + v + "\"");
+        assertThat(same.header("ETag")).isEqualTo(etag);
         assertThat(same.header("X-Ring-Version")).isEqualTo(Long.toString(v));
+        assertThat(api().header("If-None-Match", "W/" + etag + ", \"x\"").get("/ring").statusCode())
+                .as("a weak tag in a list compares weakly").isEqualTo(304);
 
-        Response old = api().header("If-None-Match", "\"" + (v - 1) + "\"").get("/ring");
+        Response old = api().header("If-None-Match", tag(v - 1, fingerprint())).get("/ring");
         assertThat(old.statusCode()).isEqualTo(200);
         assertThat(json(old).get("version").asLong()).isEqualTo(v);
 
         long next = putNode("B", 1, null);
-        Response stale = api().header("If-None-Match", "\"" + v + "\"").get("/ring");
+        Response stale = api().header("If-None-Match", etag).get("/ring");
         assertThat(stale.statusCode()).isEqualTo(200);
-        assertThat(stale.header("ETag")).isEqualTo("\"" + next + "\"");
+        assertThat(stale.header("ETag")).isEqualTo(tag(next, json(stale).get("fingerprint").asString()));
+    }
+
+    @Test
+    void ring_ifNoneMatchWithTheOldFormOrAnotherRingsTag_answers200() {
+        long v = putAll("A:1");
+        String fp = fingerprint();
+        String otherRing = (fp.charAt(0) == '0' ? "1" : "0") + fp.substring(1, 16);
+        for (String tag : List.of("\"" + v + "\"", Long.toString(v), "W/\"" + v + "\"",
+                "\"" + v + "-" + otherRing + "\"", "\"" + v + "-" + fp.substring(0, 15) + "\"")) {
+            Response r = api().header("If-None-Match", tag).get("/ring");
+            assertThat(r.statusCode()).as("If-None-Match: %s names another ring or no tag of ours", tag)
+                    .isEqualTo(200);
+            assertThat(json(r).get("version").asLong()).isEqualTo(v);
+        }
+        assertThat(api().header("If-None-Match", "*").get("/ring").statusCode()).isEqualTo(304);
     }
 
     @Test

@@ -145,10 +145,29 @@ class HeadersApiTest extends RealServerTest {
         assertThat(staleCount()).isEqualTo(before + 2);
     }
 
+    @Test
+    void clientsAhead_areCountedInTheMetrics_andTheAnswerIgnoresThem() {
+        double ahead = counter("ringd_clients_ahead_total");
+        double stale = staleCount();
+        Response r = api().header("X-Ring-Version", Long.toString(v + 5)).get("/route/k");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.header("X-Ring-Stale")).isNull();
+        assertThat(r.header("X-Ring-Version")).isEqualTo(Long.toString(v));
+        api().header("X-Ring-Version", Long.toString(v + 1)).get("/ring").then().statusCode(200);
+        api().header("X-Ring-Version", Long.toString(v)).get("/ring").then().statusCode(200);
+        api().header("X-Ring-Version", "99999999999999999999").get("/ring").then().statusCode(200);
+        assertThat(counter("ringd_clients_ahead_total")).isEqualTo(ahead + 2);
+        assertThat(staleCount()).isEqualTo(stale);
+    }
+
     private double staleCount() {
+        return counter("ringd_stale_requests_total");
+    }
+
+    private double counter(String name) {
         String text = api().get("/actuator/prometheus").then().statusCode(200).extract().asString();
-        Matcher m = Pattern.compile("(?m)^ringd_stale_requests_total(\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(text);
-        assertThat(m.find()).as("ringd_stale_requests_total in\n%s", text).isTrue();
+        Matcher m = Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(text);
+        assertThat(m.find()).as("%s in\n%s", name, text).isTrue();
         return Double.parseDouble(m.group(2));
     }
 

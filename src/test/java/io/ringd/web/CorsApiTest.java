@@ -1,0 +1,58 @@
+package io.ringd.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import io.ringd.admin.TokenRotationApiTest;
+
+/**
+ * Cross-origin access when {@code ringd.cors.allowed-origins} names an
+ * origin: that origin's preflight and requests are allowed, no other's.
+ * (Without the setting, no origin is: {@link SecurityHeadersApiTest}.) The
+ * same properties as {@link TokenRotationApiTest}, so the two share one server.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "ringd.store=memory",
+        "ringd.admin.token=" + TokenRotationApiTest.NEW,
+        "ringd.admin.previous-token=" + TokenRotationApiTest.OLD,
+        "ringd.cors.allowed-origins=https://ops.example.com",
+        "ringd.data-dir=target/rotation-test-data",
+        "logging.level.io.ringd=WARN" })
+class CorsApiTest {
+
+    @LocalServerPort
+    int port;
+
+    private Response preflight(String origin, String method) {
+        return RestAssured.given().baseUri("http://localhost").port(port).header("Origin", origin)
+                .header("Access-Control-Request-Method", method)
+                .header("Access-Control-Request-Headers", "authorization, content-type").options("/nodes/x");
+    }
+
+    @Test
+    void aConfiguredOrigin_isAllowed_andNoOther() {
+        Response ok = preflight("https://ops.example.com", "PUT");
+        assertThat(ok.statusCode()).isEqualTo(200);
+        assertThat(ok.header("Access-Control-Allow-Origin")).isEqualTo("https://ops.example.com");
+        assertThat(ok.header("Access-Control-Allow-Methods")).contains("PUT");
+        assertThat(ok.header("Access-Control-Allow-Credentials")).isNull();
+
+        Response other = preflight("https://evil.example.net", "PUT");
+        assertThat(other.statusCode()).isEqualTo(403);
+        assertThat(other.header("Access-Control-Allow-Origin")).isNull();
+        assertThat(other.contentType()).startsWith("application/problem+json");
+        assertThat(other.jsonPath().getString("type")).isEqualTo("urn:ringd:problem:forbidden");
+        assertThat(other.jsonPath().getString("field")).isEqualTo("Origin");
+
+        Response get = RestAssured.given().baseUri("http://localhost").port(port)
+                .header("Origin", "https://ops.example.com").get("/nodes");
+        assertThat(get.header("Access-Control-Allow-Origin")).isEqualTo("https://ops.example.com");
+        assertThat(get.header("Access-Control-Expose-Headers")).contains("X-Ring-Version");
+    }
+}
