@@ -16,7 +16,7 @@ class PageController {
 
     private static final Resource INDEX = new ClassPathResource("page/index.html");
 
-    @GetMapping("/")
+    @GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
     ResponseEntity<Resource> index() {
         return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
                 .body(INDEX);

@@ -41,9 +41,7 @@ class QueryParameters implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (request.getQueryString() == null || request.getDispatcherType() != DispatcherType.REQUEST
-                || !(handler instanceof HandlerMethod hm) || !hm.getBeanType().getName().startsWith(OWN)
-                || ErrorController.class.isAssignableFrom(hm.getBeanType())) {
+        if (request.getQueryString() == null || !(handler instanceof HandlerMethod hm) || !owns(request, hm)) {
             return true;
         }
         Set<String> allowed = declared.computeIfAbsent(hm, QueryParameters::allowed);
@@ -58,6 +56,15 @@ class QueryParameters implements HandlerInterceptor {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code handler} is one of ringd's own (not the actuator's, the API description's or the
+     * error answers') and {@code request} reached it directly.
+     */
+    static boolean owns(HttpServletRequest request, HandlerMethod handler) {
+        return request.getDispatcherType() == DispatcherType.REQUEST && handler.getBeanType().getName().startsWith(OWN)
+                && !ErrorController.class.isAssignableFrom(handler.getBeanType());
     }
 
     /** The query parameters {@code handler} declares, sorted; {@link #ANY} for a catch-all map. */

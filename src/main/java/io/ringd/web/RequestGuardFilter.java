@@ -143,7 +143,19 @@ class RequestGuardFilter extends OncePerRequestFilter {
         if (request.getQueryString() != null && !checkQuery(request, response)) {
             return;
         }
-        chain.doFilter(new Checked(request), response);
+        try {
+            chain.doFilter(new Checked(request), response);
+        } catch (BodyTooLargeException | InvalidBodyException e) {
+            // Read by a filter before any handler (not ringd's: it reads no form bodies, but a container
+            // or library filter may): the same refusal a handler's read gets, unless the answer has begun.
+            if (response.isCommitted()) {
+                throw e;
+            }
+            response.resetBuffer();
+            refuse(request, response, e instanceof BodyTooLargeException ? Problems.PAYLOAD_TOO_LARGE
+                    : Problems.BAD_REQUEST, e.getMessage(), "body");
+            return;
+        }
         if ("HEAD".equals(request.getMethod()) && request.isAsyncStarted()) {
             // A HEAD answer has no body: a stream (/ring/events) ends with its headers instead of holding
             // the connection open forever.

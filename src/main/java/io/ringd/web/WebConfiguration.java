@@ -33,11 +33,14 @@ class WebConfiguration implements WebMvcConfigurer {
 
     private final RingHeadersInterceptor ringHeaders;
     private final QueryParameters queryParameters;
+    private final AcceptableAnswers acceptableAnswers;
     private final CorsProperties cors;
 
-    WebConfiguration(RingHeadersInterceptor ringHeaders, QueryParameters queryParameters, CorsProperties cors) {
+    WebConfiguration(RingHeadersInterceptor ringHeaders, QueryParameters queryParameters,
+            AcceptableAnswers acceptableAnswers, CorsProperties cors) {
         this.ringHeaders = ringHeaders;
         this.queryParameters = queryParameters;
+        this.acceptableAnswers = acceptableAnswers;
         this.cors = cors;
     }
 
@@ -45,6 +48,7 @@ class WebConfiguration implements WebMvcConfigurer {
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(ringHeaders).order(RING_HEADERS_ORDER); // it acts on RingApi handlers only
         registry.addInterceptor(queryParameters).order(RING_HEADERS_ORDER + 50); // before the admin check
+        registry.addInterceptor(acceptableAnswers).order(RING_HEADERS_ORDER + 60); // before any handler runs
     }
 
     /** Answers are JSON (errors problem+json) only: no YAML or other representation a library brings along. */

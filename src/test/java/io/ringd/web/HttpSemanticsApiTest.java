@@ -58,6 +58,21 @@ class HttpSemanticsApiTest extends RealServerTest {
         }
     }
 
+    @Test
+    void anAdminWrite_thatAsksForAnAnswerRingdDoesNotGive_is406_andIsNotApplied() {
+        // Negotiated before the handler runs: a write must never be applied and then answered 406.
+        admin().contentType("application/json").body("{\"weight\":1}").put("/nodes/neg-a").then().statusCode(201);
+        String before = api().get("/ring").header("ETag");
+        for (String accept : List.of("application/xml", "text/html", "application/json;q=0")) {
+            assertProblem(Answer.of(admin().header("Accept", accept).delete("/nodes/neg-a")), 406, "Accept");
+            assertProblem(Answer.of(admin().header("Accept", accept).contentType("application/json")
+                    .body("{\"weight\":2}").put("/nodes/neg-b")), 406, "Accept");
+            assertThat(api().get("/ring").header("ETag")).as(accept).isEqualTo(before);
+        }
+        admin().header("Accept", "text/html, application/json;q=0.5").delete("/nodes/neg-a").then().statusCode(200);
+        assertThat(api().get("/ring").header("ETag")).isNotEqualTo(before);
+    }
+
     /** Each path of the API description, with its path parameters filled in, and its operations. */
     private Map<String, Set<String>> paths() {
         JsonNode doc = getJson("/v3/api-docs").get("paths");
