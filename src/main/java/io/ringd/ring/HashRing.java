@@ -286,15 +286,12 @@ public final class HashRing implements Placement {
         int buckets = 1 << bits;
         int shift = 32 - bits;
         int[] idx = new int[buckets + 1];
-        int j = 0;
-        for (int b = 0; b < buckets; b++) {
-            int start = (b << shift) ^ BIAS;
-            while (j < points.length && points[j] < start) {
-                j++;
-            }
-            idx[b] = j;
+        for (int p : points) { // a histogram, then its prefix sums: no data-dependent branch
+            idx[((p ^ BIAS) >>> shift) + 1]++;
         }
-        idx[buckets] = points.length;
+        for (int b = 1; b <= buckets; b++) {
+            idx[b] += idx[b - 1];
+        }
         return idx;
     }
 

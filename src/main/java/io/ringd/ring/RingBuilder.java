@@ -240,6 +240,22 @@ final class RingBuilder {
         int w = 0;
         int i = 0;
         int s = 0;
+        if (shadowed.length == 0 && removed.length == 0) { // the usual case: the points are all the entries
+            for (; i < points.length; i++) {
+                int newIndex = oldToNew[owners[i]];
+                if (newIndex < 0) {
+                    continue;
+                }
+                long kept = (long) points[i] << 32 | newIndex;
+                while (a < added.length && added[a] < kept) {
+                    merged[w++] = added[a++];
+                }
+                if (a < added.length && added[a] == kept) {
+                    a++; // a gained vnode on a point the member already had
+                }
+                merged[w++] = kept;
+            }
+        }
         while (i < points.length || s < shadowed.length) { // the old entries in order: points and shadowed merged
             long e;
             long winner = i < points.length ? (long) points[i] << 32 | owners[i] : Long.MAX_VALUE;
