@@ -2,14 +2,18 @@
 # HTTP load test of the lookup path, on loopback only, bounded in time:
 # starts target/ringd.jar (memory store) on a free port, loads 100 nodes,
 # then runs wrk for DURATION seconds (default 10) against
-#   GET /settings        the peer: the same stack answering without a ring lookup
-#   GET /route/{key}     65,536 distinct keys
-#   POST /route          100 keys per request
-# and stops the server. Needs wrk (Debian package wrk) and a built jar.
+#   GET /actuator/health/liveness   the peer: the same app answering without a ring lookup
+#   GET /settings                   a second peer: a small JSON answer of the same stack
+#   GET /route/{key}                65,536 distinct keys
+#   POST /route                     1,000 keys per request, varying
+# and stops the server. Needs wrk (installed from Debian's packages when missing) and a
+# built jar (built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10}
-command -v wrk >/dev/null || { echo "http.sh: wrk is missing (apt-get install wrk)" >&2; exit 1; }
+if ! command -v wrk >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
 [ -f target/ringd.jar ] || ./mvnw -q -DskipTests package
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
@@ -17,17 +21,18 @@ base="http://127.0.0.1:$port"
 token=http-bench-admin-token-0123456789
 work=$(mktemp -d)
 java -Xms1g -Xmx1g -jar target/ringd.jar --server.port="$port" --server.address=127.0.0.1 \
-  --ringd.store=memory --ringd.data-dir="$work" --ringd.admin.token="$token" >"$work/ringd.log" 2>&1 &
+  --ringd.store=memory --ringd.data-dir="$work" --ringd.admin.token="$token" ${RINGD_ARGS:-} >"$work/ringd.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 120); do curl -sf "$base/actuator/health/readiness" >/dev/null 2>&1 && break; sleep 0.5; done
+for _ in $(seq 1 600); do curl -sf "$base/actuator/health/readiness" >/dev/null 2>&1 && break; sleep 0.5; done
 
 changes=$(python3 -c 'import json; print(json.dumps({"changes":[{"op":"put","id":"node-%d"%i,"weight":1} for i in range(100)]}))')
 curl -sf -X POST "$base/membership" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d "$changes" >/dev/null
 
-runs=("GET /settings|/settings|" "GET /route/{key}|/route/x|-s bench/route-keys.lua"
-      "POST /route (100 keys)|/route|-s bench/batch-keys.lua")
+runs=("GET /actuator/health/liveness|/actuator/health/liveness|" "GET /settings|/settings|"
+      "GET /route/{key}|/route/x|-s bench/route-keys.lua"
+      "POST /route (1,000 keys)|/route|-s bench/batch1000-keys.lua")
 for run in "${runs[@]}"; do # warm-up: each endpoint, so the JIT has compiled all three
   IFS='|' read -r _ path args <<<"$run"
   # shellcheck disable=SC2086

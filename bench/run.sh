@@ -7,4 +7,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec ./mvnw -q -Pbench test-compile exec:exec \
-  -Djmh.args="-f 1 -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff target/jmh-result.json $*"
+  -Djmh.args="-f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -rf json -rff target/jmh-result.json $*"

@@ -1,8 +1,10 @@
 package io.ringd.bench;
 
 import io.ringd.ring.HashRing;
+import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +36,7 @@ public class PreferenceBenchmark {
 
     private String[] keys;
     private HashRing ring;
+    private HashRing zonedRing;
     private TreeMapRing treeMap;
     private int i;
 
@@ -44,11 +47,22 @@ public class PreferenceBenchmark {
         ring = HashRing.of(config, 1, Fixtures.nodes(100));
         treeMap = TreeMapRing.build(config.hash(), Fixtures.VNODES, Fixtures.nodes(100));
         Fixtures.checkAgree(ring, treeMap, keys);
+        List<Node> zoned = new ArrayList<>();
+        for (Node n : Fixtures.nodes(100)) {
+            zoned.add(new Node(n.id(), n.weight(), "zone-" + (zoned.size() % 3)));
+        }
+        zonedRing = HashRing.of(config, 1, zoned);
     }
 
     @Benchmark
     public List<String> hashRing_preference3() {
         return ring.preference(keys[i++ & Fixtures.KEY_MASK], N);
+    }
+
+    /** Zone-aware: the same ring with its nodes in 3 zones, one node of each zone first. */
+    @Benchmark
+    public List<String> hashRing_preference3DistinctZones() {
+        return zonedRing.preference(keys[i++ & Fixtures.KEY_MASK], N, true);
     }
 
     @Benchmark

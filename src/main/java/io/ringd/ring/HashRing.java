@@ -30,15 +30,17 @@ public final class HashRing implements Placement {
      *   - members ascending by id (String.compareTo is byte-wise on ASCII);
      *   - every member counted in owningCount owns a point, and
      *     owningZoneCount counts the zone classes of those members.
-     * The constructor only stores what it is given; RingBuilder.snapshot()
-     * is its only caller and establishes these (its design note says how),
-     * along with the invariants of vnodes[] and entries[], which only the
-     * builder reads, to make the next version incrementally.
+     * The constructor stores what it is given and derives two read-only
+     * views of it, ids[] (members[m].id()) and the search index below;
+     * RingBuilder.snapshot() is its only caller and establishes the
+     * invariants (its design note says how), along with those of placed[]
+     * and shadowed[], which only the builder reads, to make the next
+     * version incrementally.
      *
      * A Maglev table (config algorithm MAGLEV) uses the same fields another
      * way: owners[] is the table itself (owners[e] is the member of entry
      * e, owners.length == tableSize == M, every entry owned), points[] is
-     * empty, vnodes[] and entries[] too, and
+     * empty, shadowed[] too, placed[] all zero, and
      * maglevPerm[] keeps each member's offset and skip for the next
      * version (Maglev's design note). tableSize is 0 for every ring, and
      * for an empty table (no members), which behaves as an empty ring.
@@ -47,13 +49,23 @@ public final class HashRing implements Placement {
      * what both contracts ask. Ketama rings are plain rings here: only the
      * builder knows how their points were made.
      *
-     * Lookup. indexOf takes the first point >= hash and wraps to 0: a
-     * branch-free lower bound over the final points[] field, then one read
-     * of owners[] and members[]. route and routeHash do nothing else, so the
-     * hot path allocates nothing beyond what the hash function needs. A
-     * Maglev table has no points, so it takes the branch an empty ring
-     * takes, and only there is tableSize read: the ring's path is the one it
-     * was, and a table lookup is hash mod M.
+     * Lookup. indexOf takes the first point >= hash and wraps to 0. A
+     * binary search over points[] costs log2(n) dependent reads, most of
+     * them cache misses once the ring outgrows the L1 cache (16,000 points
+     * are 64 KB). So a top-level index comes first: the hash space is cut
+     * into B = 2^bits equal buckets, B the largest power of two at most
+     * n / 2 (so at most 2 bytes a point, 2 to 4 points a bucket on
+     * average), and index[b] is the first point in or after bucket b
+     * (index[B] = n). A lookup reads index[b] and index[b + 1] (one cache
+     * line, mostly), then scans the few points between: answer lo when
+     * points[lo] >= hash, else the next; the points before index[b] are
+     * below the bucket and those from index[b + 1] on are above it, so the
+     * scan is exact, and a hash past the last point gets n, which wraps to
+     * 0. Then one read of owners[] and one of ids[]. route and routeHash do
+     * nothing else, and the named key hashes allocate nothing, so a lookup
+     * allocates nothing. A Maglev table has no points, so it takes the
+     * branch an empty ring takes, and only there is tableSize read: a
+     * table lookup is hash mod M.
      *
      * Everything else is elsewhere in the package: building and changes in
      * RingBuilder (with Ketama and Maglev), preference lists in
@@ -77,11 +89,19 @@ public final class HashRing implements Placement {
     private final RingConfig config;
     private final long version;
     private final Node[] members;
-    private final int[][] vnodes;
-    private final long[] entries;
+    /** members[m].id(), read by lookups without going through the Node. */
+    private final String[] ids;
+    /** Vnodes member m placed (for the builder); all 0 for a Maglev table. */
+    private final int[] placed;
+    /** Entries (biasedPoint << 32 | member) hidden by a collision, sorted (for the builder). */
+    private final long[] shadowed;
     private final long vnodeCount;
     private final int[] points;
     private final int[] owners;
+    /** First point in or after each of the 2^bits buckets of the hash space, then points.length. */
+    private final int[] index;
+    /** 32 - bits: a hash's bucket is hash >>> indexShift. */
+    private final int indexShift;
     private final int owningCount;
     /** zone class per member: members in one zone share it; each zoneless member has its own. */
     private final int[] zoneClass;
@@ -95,14 +115,21 @@ public final class HashRing implements Placement {
     private volatile Ownership ownership;
 
     /** Only {@link RingBuilder} makes rings; see the design note for what it guarantees. */
-    HashRing(RingConfig config, long version, Node[] members, int[][] vnodes, long[] entries, long vnodeCount,
+    HashRing(RingConfig config, long version, Node[] members, int[] placed, long[] shadowed, long vnodeCount,
             int[] points, int[] owners, int owningCount, int[] zoneClass, int owningZoneCount, int tableSize,
             int[] maglevPerm) {
         this.config = config;
         this.version = version;
         this.members = members;
-        this.vnodes = vnodes;
-        this.entries = entries;
+        this.ids = new String[members.length];
+        for (int m = 0; m < members.length; m++) {
+            ids[m] = members[m].id();
+        }
+        this.placed = placed;
+        this.shadowed = shadowed;
+        int bits = Math.max(1, 31 - Integer.numberOfLeadingZeros(Math.max(1, points.length / 2)));
+        this.indexShift = 32 - bits;
+        this.index = searchIndex(points, bits);
         this.vnodeCount = vnodeCount;
         this.points = points;
         this.owners = owners;
@@ -180,7 +207,7 @@ public final class HashRing implements Placement {
      */
     @Override
     public String route(String key) {
-        return members[owners[indexOf(config.hash().hash(key))]].id();
+        return ids[owners[indexOf(config.hash().hash(key))]];
     }
 
     /**
@@ -190,7 +217,7 @@ public final class HashRing implements Placement {
      */
     @Override
     public String routeHash(long hash) {
-        return members[owners[indexOf(checkHash(hash))]].id();
+        return ids[owners[indexOf(checkHash(hash))]];
     }
 
     /** The hash of {@code key} under this ring's hash function, unsigned. */
@@ -240,19 +267,32 @@ public final class HashRing implements Placement {
             }
             throw new RingException.NoNodes();
         }
+        int[] idx = index;
+        int b = hash >>> indexShift;
+        int lo = idx[b];
+        int hi = idx[b + 1];
         int biased = hash ^ BIAS;
-        // Branch-free lower bound: the loop runs log2(n) times whatever the
-        // key, and the select compiles to a conditional move, so no branch
-        // mispredicts. Invariant: the answer lies in [base, base + n].
-        int base = 0;
-        int n = pts.length;
-        while (n > 1) {
-            int half = n >>> 1;
-            base = pts[base + half - 1] < biased ? base + half : base;
-            n -= half;
+        while (lo < hi && pts[lo] < biased) {
+            lo++;
         }
-        int lo = pts[base] < biased ? base + 1 : base;
         return lo == pts.length ? 0 : lo;
+    }
+
+    /** index[b] = the first point at or after bucket b's start (b << (32 - bits)), index[2^bits] = n. */
+    private static int[] searchIndex(int[] points, int bits) {
+        if (points.length == 0) {
+            return null;
+        }
+        int buckets = 1 << bits;
+        int shift = 32 - bits;
+        int[] idx = new int[buckets + 1];
+        for (int p : points) { // a histogram, then its prefix sums: no data-dependent branch
+            idx[((p ^ BIAS) >>> shift) + 1]++;
+        }
+        for (int b = 1; b <= buckets; b++) {
+            idx[b] += idx[b - 1];
+        }
+        return idx;
     }
 
     private static int checkHash(long hash) {
@@ -351,7 +391,7 @@ public final class HashRing implements Placement {
 
     /** The owner of the point at {@code index}; for a Maglev table, of entry {@code index}. */
     public String ownerAt(int index) {
-        return members[owners[index]].id();
+        return ids[owners[index]];
     }
 
     private int memberIndex(String id) {
@@ -426,12 +466,16 @@ public final class HashRing implements Placement {
         return members;
     }
 
-    int[][] vnodeHashes() {
-        return vnodes;
+    String[] idArray() {
+        return ids;
     }
 
-    long[] entries() {
-        return entries;
+    int[] placedCounts() {
+        return placed;
+    }
+
+    long[] shadowedEntries() {
+        return shadowed;
     }
 
     int[] biasedPoints() {

@@ -3,7 +3,6 @@ package io.ringd.ring;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestException;
 import java.security.MessageDigest;
-import java.util.Arrays;
 
 /**
  * libketama's points (docs/ring.md section 14): how many digests each
@@ -75,19 +74,17 @@ final class Ketama {
     }
 
     /**
-     * The first {@code want} points of {@code id} (a multiple of 4), reusing
-     * the ones already known in {@code had}, in digest order.
+     * Points {@code from .. want-1} of {@code id} (both multiples of 4), in
+     * digest order.
      */
-    static int[] points(String id, int[] had, int want) {
-        if (want <= had.length) {
-            return Arrays.copyOf(had, want);
-        }
-        int[] out = Arrays.copyOf(had, want);
+    static int[] points(String id, int from, int want) {
+        int[] out = new int[want - from];
         MessageDigest md = MD5.get();
         byte[] d = new byte[16];
         StringBuilder label = new StringBuilder(id.length() + 8).append(id).append('-');
         int prefix = label.length();
-        for (int k = had.length / POINTS_PER_DIGEST; k < want / POINTS_PER_DIGEST; k++) {
+        int first = from / POINTS_PER_DIGEST;
+        for (int k = first; k < want / POINTS_PER_DIGEST; k++) {
             label.setLength(prefix);
             md.update(label.append(k).toString().getBytes(StandardCharsets.US_ASCII));
             try {
@@ -96,7 +93,7 @@ final class Ketama {
                 throw new IllegalStateException("MD5 failed to digest", e); // cannot happen: 16 bytes fit
             }
             for (int j = 0; j < POINTS_PER_DIGEST; j++) {
-                out[k * POINTS_PER_DIGEST + j] = (d[4 * j + 3] & 0xff) << 24 | (d[4 * j + 2] & 0xff) << 16
+                out[(k - first) * POINTS_PER_DIGEST + j] = (d[4 * j + 3] & 0xff) << 24 | (d[4 * j + 2] & 0xff) << 16
                         | (d[4 * j + 1] & 0xff) << 8 | (d[4 * j] & 0xff);
             }
         }

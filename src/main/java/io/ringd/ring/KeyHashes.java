@@ -1,12 +1,9 @@
 package io.ringd.ring;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Locale;
-
-import org.apache.commons.codec.digest.MurmurHash3;
 
 /**
  * The named hash functions of docs/ring.md section 2: {@code md5} (the
@@ -20,14 +17,19 @@ public final class KeyHashes {
 
     /*
      * md5 and sha256 take the first four digest bytes big-endian. Digests are
-     * reused per thread so the lookup path allocates only the UTF-8 bytes.
-     * The digest writes into a per-thread buffer rather than a new array.
+     * reused per thread, and so are the buffers the key's UTF-8 bytes are
+     * encoded into (Utf8.encode) and the digest written to: hashing a key
+     * allocates nothing.
      * ketama is MD5 too, its first four digest bytes read little-endian, as
      * libketama's ketama_hashi does.
-     * murmur3 is MurmurHash3 x86_32 with seed 0 from commons-codec, whose
-     * hash32x86 treats tail bytes as unsigned (unlike the deprecated
+     * murmur3 is MurmurHash3 x86_32 with seed 0, as commons-codec's
+     * hash32x86 computes it (tail bytes unsigned, unlike the deprecated
      * MurmurHash3.hash32 and Guava's murmur3_32), so it is right for every
-     * UTF-8 key, including characters outside the BMP.
+     * UTF-8 key, including characters outside the BMP. It reads an ASCII
+     * key's chars four at a time as its little-endian blocks, without
+     * encoding them; from the first non-ASCII char on, the rest of the key
+     * is encoded into a per-thread buffer and hashed from there
+     * (KeyHashesTest checks it against commons-codec).
      */
 
     /** The default hash function's name. */
@@ -104,6 +106,7 @@ public final class KeyHashes {
         private static final class Digest {
             final MessageDigest md;
             final byte[] out;
+            final Utf8.Buffer in = new Utf8.Buffer();
 
             Digest(String algorithm) {
                 md = newDigest(algorithm);
@@ -123,7 +126,9 @@ public final class KeyHashes {
         public int hash(String key) {
             Digest digest = digests.get();
             byte[] d = digest.out;
-            digest.md.update(key.getBytes(StandardCharsets.UTF_8));
+            int chars = key.length();
+            byte[] in = digest.in.atLeast(Utf8.MAX_BYTES_PER_CHAR * chars);
+            digest.md.update(in, 0, Utf8.encode(key, 0, in));
             try {
                 digest.md.digest(d, 0, d.length);
             } catch (java.security.DigestException e) {
@@ -147,10 +152,107 @@ public final class KeyHashes {
     }
 
     private static final class Murmur3Hash implements KeyHash {
+        private static final int C1 = 0xcc9e2d51;
+        private static final int C2 = 0x1b873593;
+        private static final ThreadLocal<Utf8.Buffer> BUFFERS = ThreadLocal.withInitial(Utf8.Buffer::new);
+
         @Override
         public int hash(String key) {
-            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-            return MurmurHash3.hash32x86(bytes, 0, bytes.length, 0);
+            int n = key.length();
+            int h = 0;
+            int i = 0;
+            for (; i + 4 <= n; i += 4) { // whole ASCII blocks, read from the chars
+                char c0 = key.charAt(i);
+                char c1 = key.charAt(i + 1);
+                char c2 = key.charAt(i + 2);
+                char c3 = key.charAt(i + 3);
+                if ((c0 | c1 | c2 | c3) >= 0x80) {
+                    break;
+                }
+                h = mixBlock(h, c0 | c1 << 8 | c2 << 16 | c3 << 24);
+            }
+            int tail = n - i;
+            int k = 0;
+            switch (tail) { // an ASCII tail of up to 3 bytes, read from the chars
+                case 3:
+                    if (key.charAt(i + 2) >= 0x80) {
+                        break;
+                    }
+                    k ^= key.charAt(i + 2) << 16;
+                    // fall through
+                case 2:
+                    if (key.charAt(i + 1) >= 0x80) {
+                        break;
+                    }
+                    k ^= key.charAt(i + 1) << 8;
+                    // fall through
+                case 1:
+                    if (key.charAt(i) >= 0x80) {
+                        break;
+                    }
+                    k ^= key.charAt(i);
+                    return finish(mixTail(h, k), n);
+                case 0:
+                    return finish(h, n);
+                default:
+                    break;
+            }
+            // A non-ASCII char at or after i: the rest of the key as UTF-8 bytes.
+            byte[] bytes = BUFFERS.get().atLeast(Utf8.MAX_BYTES_PER_CHAR * (n - i));
+            int len = Utf8.encode(key, i, bytes);
+            return hashBytes(h, bytes, len, i + len);
+        }
+
+        /** Goes on from state {@code h} over {@code bytes[0 .. len)}; {@code total} bytes in all. */
+        private static int hashBytes(int h, byte[] bytes, int len, int total) {
+            int blocks = len >> 2;
+            for (int b = 0; b < blocks; b++) {
+                int o = b << 2;
+                h = mixBlock(h, bytes[o] & 0xff | (bytes[o + 1] & 0xff) << 8 | (bytes[o + 2] & 0xff) << 16
+                        | (bytes[o + 3] & 0xff) << 24);
+            }
+            int o = blocks << 2;
+            int k = 0;
+            switch (len - o) {
+                case 3:
+                    k ^= (bytes[o + 2] & 0xff) << 16;
+                    // fall through
+                case 2:
+                    k ^= (bytes[o + 1] & 0xff) << 8;
+                    // fall through
+                case 1:
+                    k ^= bytes[o] & 0xff;
+                    h = mixTail(h, k);
+                    break;
+                default:
+                    break;
+            }
+            return finish(h, total);
+        }
+
+        private static int mixBlock(int h, int k) {
+            k *= C1;
+            k = Integer.rotateLeft(k, 15);
+            k *= C2;
+            h ^= k;
+            h = Integer.rotateLeft(h, 13);
+            return h * 5 + 0xe6546b64;
+        }
+
+        private static int mixTail(int h, int k) {
+            k *= C1;
+            k = Integer.rotateLeft(k, 15);
+            k *= C2;
+            return h ^ k;
+        }
+
+        private static int finish(int h, int length) {
+            h ^= length;
+            h ^= h >>> 16;
+            h *= 0x85ebca6b;
+            h ^= h >>> 13;
+            h *= 0xc2b2ae35;
+            return h ^ h >>> 16;
         }
 
         @Override

@@ -1,8 +1,8 @@
 package io.ringd.ring;
 
-import java.util.Arrays;
-import java.util.Collections;
+import java.util.AbstractList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Preference lists: up to {@code n} distinct nodes met walking clockwise
@@ -30,11 +30,21 @@ final class PreferenceWalk {
      * own for each zoneless member, so two zoneless members never count as
      * one zone.
      *
-     * The seen sets are Seen: a linear scan over at most Seen.SMALL ints,
-     * a boolean[] over the members beyond. For a plain walk of up to
-     * Seen.SMALL members the taken array itself is the seen set, so a
-     * short list allocates only its answer.
+     * Allocation: a walk allocates its answer only, the ids array and the
+     * immutable list around it (Ids). A plain walk of up to SMALL members
+     * uses that array as its seen set, comparing ids by reference (each
+     * member's id is one String object, HashRing.idArray). Longer and
+     * zone-aware walks mark what they met in a per-thread Scratch: int
+     * arrays over members and zone classes holding the stamp of the walk
+     * that last marked them, so nothing is cleared between walks and
+     * nothing is allocated once a thread's arrays are as large as the
+     * largest ring it walked.
      */
+
+    /** Up to this many, a plain walk scans its answer instead of marking. */
+    static final int SMALL = 16;
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private PreferenceWalk() {
     }
@@ -50,117 +60,147 @@ final class PreferenceWalk {
             throw new IllegalArgumentException("n must be >= 1: " + n);
         }
         int want = Math.min(n, ring.owningCount());
-        int[] taken = distinctZones ? zoned(ring, start, want) : plain(ring, start, want);
-        Node[] members = ring.memberArray();
-        String[] ids = new String[taken.length];
-        for (int i = 0; i < taken.length; i++) {
-            ids[i] = members[taken[i]].id();
+        String[] out = new String[want];
+        if (distinctZones) {
+            zoned(ring, start, out);
+        } else if (want <= SMALL) {
+            plainSmall(ring, start, out);
+        } else {
+            plain(ring, start, out);
         }
-        return Collections.unmodifiableList(Arrays.asList(ids));
+        return new Ids(out);
     }
 
-    /** The first {@code want} distinct owners clockwise from {@code start}. */
-    private static int[] plain(HashRing ring, int start, int want) {
+    /** The first {@code out.length} distinct owners clockwise from {@code start}, the answer its own seen set. */
+    private static void plainSmall(HashRing ring, int start, String[] out) {
         int[] owners = ring.ownerIndices();
-        int[] taken = new int[want];
+        String[] ids = ring.idArray();
+        int want = out.length;
         int count = 0;
-        if (want <= Seen.SMALL) { // the taken nodes are the seen set: scan them
-            for (int i = start; count < want; i = i + 1 == owners.length ? 0 : i + 1) {
-                int m = owners[i];
-                int k = 0;
-                while (k < count && taken[k] != m) {
-                    k++;
-                }
-                if (k == count) {
-                    taken[count++] = m;
-                }
+        for (int i = start; count < want; i = i + 1 == owners.length ? 0 : i + 1) {
+            String id = ids[owners[i]];
+            int k = 0;
+            while (k < count && out[k] != id) {
+                k++;
             }
-            return taken;
+            if (k == count) {
+                out[count++] = id;
+            }
         }
-        Seen seen = new Seen(ring.nodeCount(), want);
+    }
+
+    /** The first {@code out.length} distinct owners clockwise from {@code start}. */
+    private static void plain(HashRing ring, int start, String[] out) {
+        int[] owners = ring.ownerIndices();
+        String[] ids = ring.idArray();
+        Scratch scratch = SCRATCH.get();
+        int stamp = scratch.next(ring.nodeCount(), 0);
+        int[] seen = scratch.members;
+        int want = out.length;
+        int count = 0;
         for (int i = start; count < want; i = i + 1 == owners.length ? 0 : i + 1) {
             int m = owners[i];
-            if (seen.add(m)) {
-                taken[count++] = m;
+            if (seen[m] != stamp) {
+                seen[m] = stamp;
+                out[count++] = ids[m];
             }
         }
-        return taken;
     }
 
-    private static int[] zoned(HashRing ring, int start, int want) {
+    private static void zoned(HashRing ring, int start, String[] out) {
         int[] owners = ring.ownerIndices();
+        String[] ids = ring.idArray();
         int[] zoneClass = ring.zoneClasses();
-        int owningCount = ring.owningCount();
         int owningZoneCount = ring.owningZoneCount();
-        int members = ring.nodeCount();
-        int[] taken = new int[want];
+        Scratch scratch = SCRATCH.get();
+        int stamp = scratch.next(ring.nodeCount(), ring.owningCount());
+        int[] mark = scratch.members; // stamp: met; -stamp: met and taken
+        int[] zones = scratch.zones;
+        int[] order = scratch.order; // distinct owners in clockwise order, as met
+        int want = out.length;
         int count = 0;
-        int[] order = new int[owningCount]; // distinct owners in clockwise order, as met
         int met = 0;
-        Seen seen = new Seen(members, owningCount);
-        Seen zones = new Seen(zoneClass.length, owningZoneCount);
-        boolean[] isTaken = new boolean[members];
         int zonesTaken = 0;
         int i = start;
         while (count < want && zonesTaken < owningZoneCount) {
             int m = owners[i];
             i = i + 1 == owners.length ? 0 : i + 1;
-            if (seen.add(m)) {
+            if (mark[m] != stamp && mark[m] != -stamp) {
+                mark[m] = stamp;
                 order[met++] = m;
-                if (zones.add(zoneClass[m])) {
-                    taken[count++] = m;
-                    isTaken[m] = true;
+                int z = zoneClass[m];
+                if (zones[z] != stamp) {
+                    zones[z] = stamp;
+                    out[count++] = ids[m];
+                    mark[m] = -stamp;
                     zonesTaken++;
                 }
             }
         }
         for (int k = 0; k < met && count < want; k++) {
-            if (!isTaken[order[k]]) {
-                taken[count++] = order[k];
+            if (mark[order[k]] != -stamp) {
+                out[count++] = ids[order[k]];
             }
         }
         while (count < want) { // every node met so far is taken: keep walking
             int m = owners[i];
             i = i + 1 == owners.length ? 0 : i + 1;
-            if (seen.add(m)) {
-                taken[count++] = m;
+            if (mark[m] != stamp && mark[m] != -stamp) {
+                mark[m] = stamp;
+                out[count++] = ids[m];
             }
         }
-        return taken;
     }
 
-    /** A set of small ints: a linear scan while small, a bitmap beyond. */
-    private static final class Seen {
-        static final int SMALL = 16;
-        private final int[] few;
-        private final boolean[] bits;
-        private int size;
+    /** One thread's marks: stamps over members and zone classes, and the walk order. */
+    private static final class Scratch {
+        int[] members = new int[0];
+        int[] zones = new int[0];
+        int[] order = new int[0];
+        private int stamp;
 
-        Seen(int universe, int expected) {
-            if (expected <= SMALL) {
-                few = new int[expected];
-                bits = null;
-            } else {
-                few = null;
-                bits = new boolean[universe];
+        /**
+         * A fresh stamp (positive) for a walk over {@code memberCount}
+         * members, with room for {@code orderSize} in the walk order.
+         */
+        int next(int memberCount, int orderSize) {
+            if (members.length < memberCount) {
+                members = new int[memberCount];
+                zones = new int[memberCount]; // zone classes number at most the members
             }
+            if (order.length < orderSize) {
+                order = new int[Math.max(orderSize, memberCount)];
+            }
+            if (stamp == Integer.MAX_VALUE) { // start over: no stale mark may equal a new stamp
+                java.util.Arrays.fill(members, 0);
+                java.util.Arrays.fill(zones, 0);
+                stamp = 0;
+            }
+            return ++stamp;
+        }
+    }
+
+    /** An immutable list over the answer's array, which nothing else holds. */
+    private static final class Ids extends AbstractList<String> implements RandomAccess {
+        private final String[] ids;
+
+        Ids(String[] ids) {
+            this.ids = ids;
         }
 
-        boolean add(int v) {
-            if (bits != null) {
-                if (bits[v]) {
-                    return false;
-                }
-                bits[v] = true;
-                return true;
-            }
-            for (int k = 0; k < size; k++) {
-                if (few[k] == v) {
-                    return false;
-                }
-            }
-            few[size++] = v;
-            return true;
+        @Override
+        public String get(int index) {
+            return ids[index];
+        }
+
+        @Override
+        public int size() {
+            return ids.length;
+        }
+
+        @Override
+        public Object[] toArray() {
+            return ids.clone();
         }
     }
 }

@@ -29,28 +29,39 @@ final class RingBuilder {
      *   - members ascending by id: of() and apply() collect them in a
      *     TreeMap (String.compareTo is byte-wise on the ASCII ids), and a
      *     config change keeps the order it had;
-     *   - vnodes[m] holds hash("id#i") of member m for i = 0 .. k-1, in index
-     *     order (hashVnodes), so a reweight keeps or drops a suffix; for
-     *     ketama, the 4 points of MD5("id-k") for k = 0 .. ks-1, in digest
-     *     order (Ketama.points), which also only gain or lose a suffix;
-     *   - entries holds every distinct (point, member) pair, sorted, as
-     *     (biasedPoint << 32) | memberIndex (entriesOf, and the merge in
-     *     rebuild), so a collision group lists its nodes in ascending id
-     *     order;
+     *   - placed[m] is the number of vnodes member m placed: hash("id#i")
+     *     for i = 0 .. k-1 (hashVnodes), so a reweight keeps or drops a
+     *     suffix; for ketama, the 4 points of MD5("id-k") for
+     *     k = 0 .. ks-1 (Ketama.points), which also only gain or lose a
+     *     suffix;
+     *   - the entries, every distinct (point, member) pair as
+     *     (biasedPoint << 32) | memberIndex, sorted, so a collision group
+     *     lists its nodes in ascending id order, are kept in two parts:
+     *     the first entry of each point group is the point and its owner
+     *     (points[], owners[]), so the smallest id wins a collision, and
+     *     the others, the members a collision hid, are shadowed[], sorted
+     *     (snapshot). oldEntries() merges the two back when a change needs
+     *     them. Collisions are rare (about n^2 / 2^33 for n points), so the
+     *     ring keeps 8 bytes per point plus its search index, rather than
+     *     every vnode hash and every entry (20 bytes per point);
      *   - points strictly ascending (biased, signed order) and
-     *     points.length == owners.length: snapshot() keeps the first entry
-     *     of each point group, so the smallest id wins a collision;
+     *     points.length == owners.length;
      *   - at most HashRing.MAX_NODES members and HashRing.MAX_POINTS vnodes:
      *     checkLimits, before anything is hashed, so a refused change leaves
      *     nothing behind. (A Maglev table has no vnodes: its size is bounded
      *     by RingConfig.)
      *
      * Incremental changes. A change hashes only the points a node gains
-     * (a new node all of its own, a reweight up its new suffix, a reweight
-     * down, a zone change or a removal none), sorts those, filters the old
-     * entries of the changed nodes out while renumbering member indices,
-     * and merges the two sorted runs: linear in the ring's size plus
-     * c log c for c changed points. Nothing depends on the order of
+     * or loses (a new node all of its own, a reweight up its new suffix, a
+     * reweight down the suffix it drops, a zone change or a removal none),
+     * sorts those, filters the old entries of removed nodes and dropped
+     * suffixes out while renumbering member indices, and merges the two
+     * sorted runs, dropping a gained point the node already had: linear in
+     * the ring's size plus c log c for c changed points. A dropped
+     * suffix's entries can be taken out by value only when the node's
+     * points were all distinct (its entries number its vnodes); a node
+     * that hashed one point twice, which only weak test hashes do, has
+     * its remaining points hashed afresh instead. Nothing depends on the order of
      * operations: the entries, and so the ring, are a function of the set of
      * (id, weight) and the config.
      *
@@ -82,7 +93,7 @@ final class RingBuilder {
         if (config.algorithm() == RingConfig.Algorithm.MAGLEV) {
             return tableSnapshot(config, 0, new Node[0], NO_INTS, NO_INTS);
         }
-        return snapshot(config, 0, new Node[0], new int[0][], NO_LONGS);
+        return snapshot(config, 0, new Node[0], NO_INTS, NO_LONGS, 0);
     }
 
     /** A ring of {@code nodes} at {@code version}, every point hashed afresh. */
@@ -102,16 +113,14 @@ final class RingBuilder {
         if (config.algorithm() == RingConfig.Algorithm.MAGLEV) {
             return maglev(config, version, members, null);
         }
-        int[][] vnodes = new int[members.length][];
-        for (int m = 0; m < members.length; m++) {
-            vnodes[m] = placePoints(config, members[m].id(), NO_INTS, want[m]);
-        }
+        int[][] placed = new int[members.length][];
         int[] all = new int[members.length];
         for (int m = 0; m < members.length; m++) {
+            placed[m] = placePoints(config, members[m].id(), 0, want[m]);
             all[m] = m;
         }
-        long[] entries = entriesOf(vnodes, all);
-        return snapshot(config, version, members, vnodes, entries);
+        long[] entries = entriesOf(all, placed, members.length);
+        return snapshot(config, version, members, want, entries, entries.length);
     }
 
     /** {@code ring} with a batch of changes applied, one version later; {@code ring} itself when nothing changes. */
@@ -172,18 +181,21 @@ final class RingBuilder {
     /**
      * The next version of {@code ring} with members {@code next} (ascending
      * by id) placing {@code wantPoints[m]} points each, reusing every
-     * unchanged vnode.
+     * unchanged entry.
      */
     private static HashRing rebuild(HashRing ring, Node[] next, int[] wantPoints) {
         RingConfig config = ring.config();
         Node[] members = ring.memberArray();
-        int[][] vnodes = ring.vnodeHashes();
-        long[] entries = ring.entries();
-        int[][] nextVnodes = new int[next.length][];
+        int[] had = ring.placedCounts();
         int[] oldToNew = new int[members.length];
-        Arrays.fill(oldToNew, -1); // -1: removed or its points changed
+        Arrays.fill(oldToNew, -1); // -1: removed, or its points are placed afresh
         int[] changedNew = new int[next.length];
+        int[][] gained = new int[next.length][];
         int changedCount = 0;
+        int[] entryCounts = null; // entries per old member, counted when a node shrinks
+        int[] shrunk = new int[members.length];
+        int[][] dropped = new int[members.length][];
+        int shrunkCount = 0;
         int o = 0;
         for (int m = 0; m < next.length; m++) {
             Node n = next[m];
@@ -192,83 +204,134 @@ final class RingBuilder {
             }
             int want = wantPoints[m];
             if (o < members.length && members[o].id().equals(n.id())) {
-                int[] had = vnodes[o];
-                if (had.length == want) {
-                    nextVnodes[m] = had;
+                if (want >= had[o]) { // the same points, or more: keep them, place the new suffix
                     oldToNew[o] = m;
-                } else {
-                    nextVnodes[m] = placePoints(config, n.id(), had, want);
-                    changedNew[changedCount++] = m;
+                    if (want > had[o]) {
+                        gained[changedCount] = placePoints(config, n.id(), had[o], want);
+                        changedNew[changedCount++] = m;
+                    }
+                } else { // fewer: take the dropped suffix out, or place the rest afresh
+                    if (entryCounts == null) {
+                        entryCounts = entryCounts(ring);
+                    }
+                    if (entryCounts[o] == had[o]) {
+                        oldToNew[o] = m;
+                        dropped[shrunkCount] = placePoints(config, n.id(), want, had[o]);
+                        shrunk[shrunkCount++] = o;
+                    } else {
+                        gained[changedCount] = placePoints(config, n.id(), 0, want);
+                        changedNew[changedCount++] = m;
+                    }
                 }
                 o++;
             } else {
-                nextVnodes[m] = placePoints(config, n.id(), NO_INTS, want);
+                gained[changedCount] = placePoints(config, n.id(), 0, want);
                 changedNew[changedCount++] = m;
             }
         }
-        long[] added = entriesOf(nextVnodes, Arrays.copyOf(changedNew, changedCount));
-        long[] merged = new long[countKept(entries, oldToNew) + added.length];
+        long[] added = entriesOf(changedNew, gained, changedCount);
+        long[] removed = entriesOf(shrunk, dropped, shrunkCount); // old indices
+        int r = 0;
+        int[] points = ring.biasedPoints();
+        int[] owners = ring.ownerIndices();
+        long[] shadowed = ring.shadowedEntries();
+        long[] merged = new long[points.length + shadowed.length + added.length];
         int a = 0;
         int w = 0;
-        for (long e : entries) {
+        int i = 0;
+        int s = 0;
+        if (shadowed.length == 0 && removed.length == 0) { // the usual case: the points are all the entries
+            for (; i < points.length; i++) {
+                int newIndex = oldToNew[owners[i]];
+                if (newIndex < 0) {
+                    continue;
+                }
+                long kept = (long) points[i] << 32 | newIndex;
+                while (a < added.length && added[a] < kept) {
+                    merged[w++] = added[a++];
+                }
+                if (a < added.length && added[a] == kept) {
+                    a++; // a gained vnode on a point the member already had
+                }
+                merged[w++] = kept;
+            }
+        }
+        while (i < points.length || s < shadowed.length) { // the old entries in order: points and shadowed merged
+            long e;
+            long winner = i < points.length ? (long) points[i] << 32 | owners[i] : Long.MAX_VALUE;
+            if (s < shadowed.length && (i == points.length || shadowed[s] < winner)) {
+                e = shadowed[s++];
+            } else {
+                e = winner;
+                i++;
+            }
             int newIndex = oldToNew[(int) e];
             if (newIndex < 0) {
                 continue;
             }
+            while (r < removed.length && removed[r] < e) {
+                r++;
+            }
+            if (r < removed.length && removed[r] == e) {
+                continue; // a vnode of a dropped suffix
+            }
             long kept = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
             while (a < added.length && added[a] < kept) {
                 merged[w++] = added[a++];
+            }
+            if (a < added.length && added[a] == kept) {
+                a++; // a gained vnode on a point the member already had
             }
             merged[w++] = kept;
         }
         while (a < added.length) {
             merged[w++] = added[a++];
         }
-        return snapshot(config, ring.version() + 1, next, nextVnodes, merged);
+        return snapshot(config, ring.version() + 1, next, wantPoints, merged, w);
     }
 
-    private static int countKept(long[] entries, int[] oldToNew) {
-        int kept = 0;
-        for (long e : entries) {
-            if (oldToNew[(int) e] >= 0) {
-                kept++;
-            }
+    /** The entries (points and shadowed) each member of {@code ring} has. */
+    private static int[] entryCounts(HashRing ring) {
+        int[] counts = new int[ring.nodeCount()];
+        for (int m : ring.ownerIndices()) {
+            counts[m]++;
         }
-        return kept;
+        for (long e : ring.shadowedEntries()) {
+            counts[(int) e]++;
+        }
+        return counts;
     }
 
-    /** The first {@code want} points of {@code id} under {@code config}, reusing those known in {@code had}. */
-    private static int[] placePoints(RingConfig config, String id, int[] had, int want) {
+    /** Points {@code from .. want-1} of {@code id} under {@code config}, in index order. */
+    private static int[] placePoints(RingConfig config, String id, int from, int want) {
         return config.algorithm() == RingConfig.Algorithm.KETAMA
-                ? Ketama.points(id, had, want)
-                : hashVnodes(config.hash(), id, had, want);
+                ? Ketama.points(id, from, want)
+                : hashVnodes(config.hash(), id, from, want);
     }
 
-    /** hash("id#i") for i < want, reusing the hashes already known in {@code had}. */
-    private static int[] hashVnodes(KeyHash hash, String id, int[] had, int want) {
-        if (want <= had.length) {
-            return Arrays.copyOf(had, want);
-        }
-        int[] out = Arrays.copyOf(had, want);
+    /** hash("id#i") for {@code from <= i < want}. */
+    private static int[] hashVnodes(KeyHash hash, String id, int from, int want) {
+        int[] out = new int[want - from];
         StringBuilder label = new StringBuilder(id.length() + 8).append(id).append('#');
         int prefix = label.length();
-        for (int i = had.length; i < want; i++) {
+        for (int i = from; i < want; i++) {
             label.setLength(prefix);
-            out[i] = hash.hash(label.append(i).toString());
+            out[i - from] = hash.hash(label.append(i).toString());
         }
         return out;
     }
 
-    /** Sorted, distinct entries of the given members. */
-    private static long[] entriesOf(int[][] vnodes, int[] which) {
+    /** Sorted, distinct entries of members {@code which[k]} placing {@code points[k]}, for k < count. */
+    private static long[] entriesOf(int[] which, int[][] points, int count) {
         int total = 0;
-        for (int m : which) {
-            total += vnodes[m].length;
+        for (int k = 0; k < count; k++) {
+            total += points[k].length;
         }
         long[] out = new long[total];
         int w = 0;
-        for (int m : which) {
-            for (int p : vnodes[m]) {
+        for (int k = 0; k < count; k++) {
+            int m = which[k];
+            for (int p : points[k]) {
                 out[w++] = ((long) (p ^ HashRing.BIAS) << 32) | m;
             }
         }
@@ -321,39 +384,44 @@ final class RingBuilder {
     }
 
     /**
-     * The ring itself from its members, vnodes and sorted entries: the first
-     * entry of each point group becomes the point and its owner (the
-     * smallest id wins), and the zone classes and counts the preference
-     * walks need are worked out once here.
+     * The ring itself from its members, the vnodes each placed and the
+     * sorted entries {@code entries[0 .. length)}: the first entry of each
+     * point group becomes the point and its owner (the smallest id wins),
+     * the others are kept as shadowed, and the zone classes and counts the
+     * preference walks need are worked out once here.
      */
-    private static HashRing snapshot(RingConfig config, long version, Node[] members, int[][] vnodes,
-            long[] entries) {
+    private static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
+            long[] entries, int length) {
         long vnodeCount = 0;
-        for (int[] v : vnodes) {
-            vnodeCount += v.length;
+        for (int v : placed) {
+            vnodeCount += v;
         }
 
         int distinct = 0;
-        for (int i = 0; i < entries.length; i++) {
+        for (int i = 0; i < length; i++) {
             if (i == 0 || (int) (entries[i] >>> 32) != (int) (entries[i - 1] >>> 32)) {
                 distinct++;
             }
         }
         int[] points = new int[distinct];
         int[] owners = new int[distinct];
+        long[] shadowed = distinct == length ? NO_LONGS : new long[length - distinct];
         boolean[] owns = new boolean[members.length];
         int j = 0;
-        for (int i = 0; i < entries.length; i++) {
+        int h = 0;
+        for (int i = 0; i < length; i++) {
             int p = (int) (entries[i] >>> 32);
             if (i == 0 || p != (int) (entries[i - 1] >>> 32)) {
                 points[j] = p;
                 owners[j] = (int) entries[i];
                 owns[owners[j]] = true;
                 j++;
+            } else {
+                shadowed[h++] = entries[i];
             }
         }
 
-        return finish(config, version, members, vnodes, entries, vnodeCount, points, owners, owns, 0, null);
+        return finish(config, version, members, placed, shadowed, vnodeCount, points, owners, owns, 0, null);
     }
 
     /**
@@ -365,12 +433,12 @@ final class RingBuilder {
         for (int m : table) {
             owns[m] = true;
         }
-        return finish(config, version, members, new int[0][], NO_LONGS, table.length, NO_INTS, table, owns,
-                table.length, perm);
+        return finish(config, version, members, new int[members.length], NO_LONGS, table.length, NO_INTS, table,
+                owns, table.length, perm);
     }
 
     /** Works out the zone classes and counts the preference walks need, and makes the snapshot. */
-    private static HashRing finish(RingConfig config, long version, Node[] members, int[][] vnodes, long[] entries,
+    private static HashRing finish(RingConfig config, long version, Node[] members, int[] placed, long[] shadowed,
             long vnodeCount, int[] points, int[] owners, boolean[] owns, int tableSize, int[] perm) {
         // Zone classes: members of one zone share a class; each zoneless member has its own.
         Map<String, Integer> zoneIds = new HashMap<>();
@@ -397,7 +465,7 @@ final class RingBuilder {
                 owningZones.add(zoneClass[m]);
             }
         }
-        return new HashRing(config, version, members, vnodes, entries, vnodeCount, points, owners,
+        return new HashRing(config, version, members, placed, shadowed, vnodeCount, points, owners,
                 owningCount, zoneClass, owningZones.size(), tableSize, perm);
     }
 }

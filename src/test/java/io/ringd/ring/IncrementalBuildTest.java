@@ -50,8 +50,9 @@ class IncrementalBuildTest {
         HashRing once = base.put(Node.of("c", 1)); // 8 -> 16
         assertThat(hash.calls.get()).isEqualTo(8);
         hash.reset();
-        HashRing down = once.put(Node.of("c", 0.25)); // 16 -> 4
-        assertThat(hash.calls.get()).isZero();
+        HashRing down = once.put(Node.of("c", 0.25)); // 16 -> 4: the dropped 4..15 hashed to take them out
+        assertThat(hash.labels).containsExactlyElementsOf(labels("c", 4, 16));
+        hash.reset();
         HashRing up = down.put(Node.of("c", 0.75)); // 4 -> 12: only 4..11, none reused from before the drop
         assertThat(hash.calls.get()).isEqualTo(8);
         assertThat(hash.labels).containsExactlyElementsOf(labels("c", 4, 12));
@@ -59,9 +60,9 @@ class IncrementalBuildTest {
     }
 
     @Test
-    void reweightDown_hashesNothing() {
+    void reweightDown_hashesOnlyTheDroppedSuffix() {
         HashRing after = base.put(new Node("b", 0.5, "z1")); // 32 -> 8 points
-        assertThat(hash.calls.get()).isZero();
+        assertThat(hash.labels).containsExactlyElementsOf(labels("b", 8, 32));
         assertThat(after.vnodeCount()).isEqualTo(16 + 8 + 8);
         assertSameAsFromScratch(after);
     }
@@ -87,12 +88,13 @@ class IncrementalBuildTest {
         HashRing after = base.apply(List.of(
                 Change.put(Node.of("e", 1)),          // new: 16
                 Change.put(Node.of("c", 0.75)),       // 8 -> 12: 4
-                Change.put(new Node("b", 1, "z2")),   // 32 -> 16: 0
+                Change.put(new Node("b", 1, "z2")),   // 32 -> 16: the dropped 16
                 Change.remove("a"),                   // 0
                 Change.put(Node.of("f", 1e-9))));     // new: 1
-        assertThat(hash.calls.get()).isEqualTo(16 + 4 + 1);
+        assertThat(hash.calls.get()).isEqualTo(16 + 4 + 16 + 1);
         List<String> expected = new ArrayList<>(labels("e", 0, 16));
         expected.addAll(labels("c", 8, 12));
+        expected.addAll(labels("b", 16, 32));
         expected.add("f#0");
         assertThat(hash.labels).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(after.version()).isEqualTo(base.version() + 1);
@@ -103,6 +105,52 @@ class IncrementalBuildTest {
     void lookups_hashOnlyTheKey() {
         base.route("user:42");
         assertThat(hash.labels).containsExactly("user:42");
+    }
+
+    /**
+     * Under a hash of 64 values every node hashes some point twice and
+     * shares points with others: random batches of joins, reweights up and
+     * down, zone changes and removals, each checked against the same
+     * membership built from scratch (points, owners, vnodes, preference).
+     */
+    @Test
+    void weakHash_randomBatches_sameAsFromScratch() {
+        long seed = RingTesting.seed("weakHash_randomBatches_sameAsFromScratch");
+        java.util.Random rnd = new java.util.Random(seed);
+        KeyHash weak = key -> Integer.rotateLeft(KeyHashes.md5().hash(key) & 63, 26);
+        RingConfig weakConfig = new RingConfig(weak, 8);
+        HashRing ring = HashRing.empty(weakConfig);
+        for (int step = 0; step < 300; step++) {
+            List<Change> batch = new ArrayList<>();
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (int c = 1 + rnd.nextInt(3); c > 0; c--) {
+                String id = "n" + rnd.nextInt(12);
+                if (!ids.add(id)) {
+                    continue;
+                }
+                if (ring.contains(id) && rnd.nextInt(4) == 0) {
+                    batch.add(Change.remove(id));
+                } else {
+                    double weight = 0.125 * (1 + rnd.nextInt(40));
+                    batch.add(Change.put(new Node(id, weight, rnd.nextBoolean() ? null : "z" + rnd.nextInt(3))));
+                }
+            }
+            ring = ring.apply(batch);
+            HashRing fresh = HashRing.of(weakConfig, ring.version(), ring.nodes());
+            String at = "seed " + seed + ", step " + step;
+            assertThat(RingPropertiesTest.pointsOf(ring)).as(at).isEqualTo(RingPropertiesTest.pointsOf(fresh));
+            assertThat(RingPropertiesTest.ownersOf(ring)).as(at).isEqualTo(RingPropertiesTest.ownersOf(fresh));
+            assertThat(ring.vnodeCount()).as(at).isEqualTo(fresh.vnodeCount());
+            if (!ring.isEmpty()) {
+                for (long h = 0; h < HashRing.HASH_SPACE; h += HashRing.HASH_SPACE / 16) {
+                    assertThat(ring.preferenceHash(h, 5, true)).as(at).isEqualTo(fresh.preferenceHash(h, 5, true));
+                }
+                // the next change must see the same shadowed entries too
+                HashRing grown = ring.put(Node.of("probe", 2));
+                assertThat(RingPropertiesTest.ownersOf(grown)).as(at + ", probe").isEqualTo(
+                        RingPropertiesTest.ownersOf(HashRing.of(weakConfig, 0, grown.nodes())));
+            }
+        }
     }
 
     private void assertSameAsFromScratch(HashRing after) {

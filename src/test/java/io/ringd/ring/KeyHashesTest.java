@@ -110,6 +110,47 @@ class KeyHashesTest {
         }
     }
 
+    /**
+     * The hashes read a key's chars without String.getBytes: every shape of
+     * key must give the bytes getBytes gives (unpaired surrogates become
+     * '?'), an ASCII run of any length before the first other char, and
+     * keys longer than the per-thread buffer.
+     */
+    @Test
+    void allThree_encodeLikeGetBytes_surrogatesAsciiRunsAndLongKeys() {
+        long seed = RingTesting.seed("allThree_encodeLikeGetBytes_surrogatesAsciiRunsAndLongKeys");
+        Random rnd = new Random(seed);
+        char[] odd = {'\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\u00E9', '\u0800', '\uFFFF', '\u007F', '\u0080'};
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        for (int run = 0; run < 12; run++) {
+            for (char c : odd) {
+                keys.add("a".repeat(run) + c);
+                keys.add("b".repeat(run) + c + "xyz".substring(0, run % 4));
+                keys.add(c + "c".repeat(run));
+            }
+        }
+        keys.add("\uD83D\uDE00\uD83D"); // a pair, then a lone high surrogate at the end
+        keys.add("\uDE00\uD83D\uDE00"); // a lone low surrogate, then a pair
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            for (int n = rnd.nextInt(14); n > 0; n--) {
+                sb.append(rnd.nextInt(3) == 0 ? odd[rnd.nextInt(odd.length)] : (char) ('!' + rnd.nextInt(90)));
+            }
+            keys.add(sb.toString());
+        }
+        keys.add("k".repeat(20_000));
+        keys.add("k".repeat(7_001) + "\u00E9".repeat(5_000) + "\uD800");
+        for (String key : keys) {
+            byte[] b = key.getBytes(StandardCharsets.UTF_8);
+            String as = "seed " + seed + ", key of " + key.length() + " chars " + key.chars().limit(20)
+                    .mapToObj(Integer::toHexString).toList();
+            assertThat(KeyHashes.md5().hashUnsigned(key)).as("md5 " + as).isEqualTo(RingTesting.digest32("MD5", key));
+            assertThat(KeyHashes.sha256().hashUnsigned(key)).as("sha256 " + as)
+                    .isEqualTo(RingTesting.digest32("SHA-256", key));
+            assertThat(KeyHashes.murmur3().hash(key)).as("murmur3 " + as).isEqualTo(referenceMurmur3(b, false));
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"md5", "murmur3", "sha256"})
     void byName_findsEachNamedFunction(String name) {

@@ -60,7 +60,7 @@ class PlacementDocExamplesTest {
     void ketama_pointsOfADigest() {
         assertThat(java.util.HexFormat.of().formatHex(PlacementOracles.md5("127.0.0.1:11211-0")))
                 .isEqualTo("e2fa569a4ecf5e58ab09bf98d948c859");
-        int[] points = Ketama.points("127.0.0.1:11211", new int[0], 4);
+        int[] points = Ketama.points("127.0.0.1:11211", 0, 4);
         assertThat(points).containsExactly(0x9a56fae2, 0x585ecf4e, 0x98bf09ab, 0x59c848d9);
         assertThat(Integer.toUnsignedLong(points[0])).isEqualTo(2589391586L);
         assertThat(Integer.toUnsignedLong(points[2])).isEqualTo(2562656683L);
