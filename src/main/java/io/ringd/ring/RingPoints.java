@@ -138,7 +138,7 @@ public final class RingPoints {
         RingConfig config = ring.config();
         if (config.algorithm() == RingConfig.Algorithm.KETAMA) {
             int want = ketamaPointCount(ring, member);
-            int[] pts = Ketama.points(node, new int[0], want);
+            int[] pts = Ketama.points(node, 0, want);
             for (int p = 0; p < pts.length; p++) {
                 if (Integer.toUnsignedLong(pts[p]) == point) {
                     return ketamaLabel(node, p);
@@ -202,7 +202,7 @@ public final class RingPoints {
             int[] counts = Ketama.pointCounts(members.toArray(new Node[0]));
             for (int m = 0; m < members.size(); m++) {
                 String id = members.get(m).id();
-                int[] pts = Ketama.points(id, new int[0], counts[m]);
+                int[] pts = Ketama.points(id, 0, counts[m]);
                 for (int p = 0; p < pts.length; p++) {
                     labels.putIfAbsent(Integer.toUnsignedLong(pts[p]), ketamaLabel(id, p));
                 }
