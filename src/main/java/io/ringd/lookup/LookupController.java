@@ -1,9 +1,7 @@
 package io.ringd.lookup;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -290,17 +288,17 @@ class LookupController {
         List<String> keys = body.checked();
         HashRing r = current.ring();
         List<KeyNode> routes = new ArrayList<>(keys.size());
-        Map<String, int[]> counts = new HashMap<>(); // keys per node, reported once per node
+        NodeCounts counts = new NodeCounts(Math.min(r.nodeCount(), keys.size())); // reported once per node
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
             String node = r.route(key);
             routes.add(new KeyNode(key, node));
-            counts.computeIfAbsent(node, n -> new int[1])[0]++;
+            counts.add(node);
         }
         long version = r.version();
         counts.forEach((node, count) -> {
-            events.routed(version, node, count[0]);
-            loads.routed(version, node, count[0]);
+            events.routed(version, node, count);
+            loads.routed(version, node, count);
         });
         return new BatchAnswer(version, routes);
     }
