@@ -200,6 +200,15 @@ class LoadTracker implements NodeLoads, RingListener {
 
     @Override
     public void routed(long version, String node) {
+        routed(version, node, 1);
+    }
+
+    /** One clock read, one weight and one add for the {@code count} keys, however many. */
+    @Override
+    public void routed(long version, String node, int count) {
+        if (count <= 0) {
+            return;
+        }
         long now = nanos.getAsLong();
         Table t = fresh(now);
         if (t.version != version) {
@@ -207,7 +216,7 @@ class LoadTracker implements NodeLoads, RingListener {
         }
         Integer i = t.index.get(node);
         if (i != null) {
-            t.cur[i].add(Math.exp((now - t.landmark) * rate));
+            t.cur[i].add(count * Math.exp((now - t.landmark) * rate));
         }
     }
 

@@ -33,11 +33,14 @@ record RouteBatchRequest(
             throw ApiException.badRequest("keys must hold 1 to " + MAX_KEYS + " keys: " + keys.size(), "keys");
         }
         for (int i = 0; i < keys.size(); i++) {
-            String at = "keys[" + i + "]";
-            if (keys.get(i) == null) {
+            String key = keys.get(i);
+            if (key == null) {
+                String at = "keys[" + i + "]";
                 throw ApiException.badRequest(at + " must be a string", at);
             }
-            Keys.check(keys.get(i), at);
+            if (!Keys.valid(key)) {
+                Keys.check(key, "keys[" + i + "]"); // throws, naming the key at fault
+            }
         }
         return keys;
     }

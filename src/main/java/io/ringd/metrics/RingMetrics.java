@@ -165,10 +165,16 @@ public class RingMetrics implements RingListener, LookupEvents {
 
     @Override
     public void routed(long atVersion, String node) {
-        if (atVersion == version) {
+        routed(atVersion, node, 1);
+    }
+
+    /** One look-up and one increment for the {@code count} keys. */
+    @Override
+    public void routed(long atVersion, String node, int count) {
+        if (count > 0 && atVersion == version) {
             NodeMeters m = byNode.get(node);
             if (m != null) {
-                m.routes.increment();
+                m.routes.increment(count);
             }
         }
     }

@@ -14,6 +14,10 @@ public interface LookupEvents {
         }
 
         @Override
+        public void routed(long version, String node, int count) {
+        }
+
+        @Override
         public void stale(long lag) {
         }
     };
@@ -24,6 +28,17 @@ public interface LookupEvents {
      * answer reports the node that answered, and also {@link #bounded}.
      */
     void routed(long version, String node);
+
+    /**
+     * {@code count} keys answered with {@code node} at {@code version}, as
+     * many calls of {@link #routed(long, String)} would report them: a batch
+     * reports each node once. Implementations count them in one step.
+     */
+    default void routed(long version, String node, int count) {
+        for (int i = 0; i < count; i++) {
+            routed(version, node);
+        }
+    }
 
     /**
      * A bounded-load answer ({@code /route?bound=c}) at {@code version} that

@@ -19,6 +19,10 @@ public interface NodeLoads {
         }
 
         @Override
+        public void routed(long version, String node, int count) {
+        }
+
+        @Override
         public Reading read() {
             return Reading.ZERO;
         }
@@ -35,6 +39,18 @@ public interface NodeLoads {
      * one), so callers report every answer.
      */
     void routed(long version, String node);
+
+    /**
+     * {@code count} keys answered with {@code node} at {@code version} at one
+     * instant: the load grows as by {@code count} calls of
+     * {@link #routed(long, String)} at that instant (a decayed count weighs
+     * them {@code count} times one key). A batch reports each node once.
+     */
+    default void routed(long version, String node, int count) {
+        for (int i = 0; i < count; i++) {
+            routed(version, node);
+        }
+    }
 
     /** Every member's load, read at one instant. */
     Reading read();

@@ -254,6 +254,46 @@ class LoadTrackerTest {
     }
 
     @Test
+    void aBatchOfKeys_weighsAsManyKeysRoutedAtTheSameInstant_seeded() {
+        long seed = Long.getLong("ringd.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        Clock c = new Clock();
+        LoadTracker batched = new LoadTracker(Duration.ofNanos(HALF_LIFE), TTL, c::get);
+        LoadTracker single = new LoadTracker(Duration.ofNanos(HALF_LIFE), TTL, c::get);
+        for (LoadTracker t : List.of(batched, single)) {
+            t.ringSwapped(null, state(1, "a", "b"), RingListener.Op.BATCH);
+        }
+        for (int step = 0; step < 200; step++) { // over several epochs (64 half-lives each)
+            String id = rnd.nextBoolean() ? "a" : "b";
+            int k = rnd.nextInt(1_001);
+            batched.routed(1, id, k);
+            for (int i = 0; i < k; i++) {
+                single.routed(1, id);
+            }
+            c.advance((long) (rnd.nextDouble() * 5 * HALF_LIFE));
+            for (String n : List.of("a", "b")) {
+                double expected = single.load(n);
+                assertThat(batched.load(n)).as("seed %d, step %d, node %s", seed, step, n)
+                        .isCloseTo(expected, within(Math.max(expected, 1e-300) * 1e-12));
+            }
+        }
+    }
+
+    @Test
+    void aBatch_countsLikeItsKeys_onlyAtTheFollowedVersion_andForMembers() {
+        members(3, "a", "b");
+        tracker.routed(2, "a", 5); // an older version
+        tracker.routed(3, "zz", 5); // not a member
+        tracker.routed(3, "a", 0);
+        tracker.routed(3, "a", -1);
+        assertThat(tracker.load("a")).isZero();
+        tracker.routed(3, "a", 7);
+        assertThat(tracker.load("a")).isEqualTo(7.0);
+        clock.advance(HALF_LIFE);
+        assertThat(tracker.load("a")).isCloseTo(3.5, within(1e-14));
+    }
+
+    @Test
     void beforeTheFirstRing_nothingCounts_andTheMeanIsZero() {
         tracker.routed(0, "a");
         tracker.routed(-1, "a");
