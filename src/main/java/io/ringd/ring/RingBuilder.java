@@ -231,13 +231,25 @@ final class RingBuilder {
         }
         long[] added = entriesOf(changedNew, gained, changedCount);
         long[] removed = entriesOf(shrunk, dropped, shrunkCount); // old indices
-        int r = 0;
         int[] points = ring.biasedPoints();
         int[] owners = ring.ownerIndices();
         long[] shadowed = ring.shadowedEntries();
-        long[] merged = new long[points.length + shadowed.length + added.length];
+        // The old entries kept: exact when no member hashed one point twice (its entries number its
+        // vnodes), which every real hash gives; else an upper bound, and the points are trimmed after.
+        long kept = 0;
+        if (ring.vnodeCount() == points.length + shadowed.length) {
+            for (int k = 0; k < members.length; k++) {
+                if (oldToNew[k] >= 0) {
+                    kept += had[k];
+                }
+            }
+            kept -= removed.length;
+        } else {
+            kept = points.length + shadowed.length;
+        }
+        PointWriter out = new PointWriter((int) kept + added.length, next.length);
         int a = 0;
-        int w = 0;
+        int r = 0;
         int i = 0;
         int s = 0;
         if (shadowed.length == 0 && removed.length == 0) { // the usual case: the points are all the entries
@@ -246,14 +258,14 @@ final class RingBuilder {
                 if (newIndex < 0) {
                     continue;
                 }
-                long kept = (long) points[i] << 32 | newIndex;
-                while (a < added.length && added[a] < kept) {
-                    merged[w++] = added[a++];
+                long e = (long) points[i] << 32 | newIndex;
+                while (a < added.length && added[a] < e) {
+                    out.add(added[a++]);
                 }
-                if (a < added.length && added[a] == kept) {
+                if (a < added.length && added[a] == e) {
                     a++; // a gained vnode on a point the member already had
                 }
-                merged[w++] = kept;
+                out.add(e);
             }
         }
         while (i < points.length || s < shadowed.length) { // the old entries in order: points and shadowed merged
@@ -275,19 +287,19 @@ final class RingBuilder {
             if (r < removed.length && removed[r] == e) {
                 continue; // a vnode of a dropped suffix
             }
-            long kept = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
-            while (a < added.length && added[a] < kept) {
-                merged[w++] = added[a++];
+            e = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
+            while (a < added.length && added[a] < e) {
+                out.add(added[a++]);
             }
-            if (a < added.length && added[a] == kept) {
+            if (a < added.length && added[a] == e) {
                 a++; // a gained vnode on a point the member already had
             }
-            merged[w++] = kept;
+            out.add(e);
         }
         while (a < added.length) {
-            merged[w++] = added[a++];
+            out.add(added[a++]);
         }
-        return snapshot(config, ring.version() + 1, next, wantPoints, merged, w);
+        return snapshot(config, ring.version() + 1, next, wantPoints, out);
     }
 
     /** The entries (points and shadowed) each member of {@code ring} has. */
@@ -392,36 +404,86 @@ final class RingBuilder {
      */
     private static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
             long[] entries, int length) {
+        PointWriter out = new PointWriter(length, members.length);
+        for (int i = 0; i < length; i++) {
+            out.add(entries[i]);
+        }
+        return snapshot(config, version, members, placed, out);
+    }
+
+    /** The ring whose sorted entries {@code out} was given. */
+    private static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
+            PointWriter out) {
         long vnodeCount = 0;
         for (int v : placed) {
             vnodeCount += v;
         }
+        int n = out.count;
+        int[] points = n == out.points.length ? out.points : Arrays.copyOf(out.points, n);
+        int[] owners = n == out.owners.length ? out.owners : Arrays.copyOf(out.owners, n);
+        long[] shadowed = out.shadowedCount == 0 ? NO_LONGS : Arrays.copyOf(out.shadowed, out.shadowedCount);
+        return finish(config, version, members, placed, shadowed, vnodeCount, points, owners, out.index(), out.owns,
+                0, null);
+    }
 
-        int distinct = 0;
-        for (int i = 0; i < length; i++) {
-            if (i == 0 || (int) (entries[i] >>> 32) != (int) (entries[i - 1] >>> 32)) {
-                distinct++;
-            }
-        }
-        int[] points = new int[distinct];
-        int[] owners = new int[distinct];
-        long[] shadowed = distinct == length ? NO_LONGS : new long[length - distinct];
-        boolean[] owns = new boolean[members.length];
-        int j = 0;
-        int h = 0;
-        for (int i = 0; i < length; i++) {
-            int p = (int) (entries[i] >>> 32);
-            if (i == 0 || p != (int) (entries[i - 1] >>> 32)) {
-                points[j] = p;
-                owners[j] = (int) entries[i];
-                owns[owners[j]] = true;
-                j++;
-            } else {
-                shadowed[h++] = entries[i];
-            }
+    /**
+     * Takes a ring's entries in ascending order and writes, in that one
+     * pass, what the snapshot keeps: the first entry of each point group as
+     * the point and its owner, the others as shadowed, which members own a
+     * point, and the histogram the search index is made of (HashRing's
+     * design note), for the bucket count of {@code capacity} points. When
+     * fewer points arrive and the bucket count differs, the ring makes its
+     * index itself.
+     */
+    private static final class PointWriter {
+        final int[] points;
+        final int[] owners;
+        final boolean[] owns;
+        final int[] histogram;
+        final int shift;
+        long[] shadowed = NO_LONGS;
+        int shadowedCount;
+        int count;
+        int last;
+
+        PointWriter(int capacity, int memberCount) {
+            points = new int[capacity];
+            owners = new int[capacity];
+            owns = new boolean[memberCount];
+            int bits = HashRing.indexBits(capacity);
+            histogram = capacity == 0 ? NO_INTS : new int[(1 << bits) + 1];
+            shift = 32 - bits;
         }
 
-        return finish(config, version, members, placed, shadowed, vnodeCount, points, owners, owns, 0, null);
+        void add(long entry) {
+            int p = (int) (entry >>> 32);
+            if (count > 0 && p == last) {
+                if (shadowedCount == shadowed.length) {
+                    shadowed = Arrays.copyOf(shadowed, Math.max(8, shadowedCount * 2));
+                }
+                shadowed[shadowedCount++] = entry;
+                return;
+            }
+            int m = (int) entry;
+            points[count] = p;
+            owners[count] = m;
+            owns[m] = true;
+            histogram[((p ^ HashRing.BIAS) >>> shift) + 1]++;
+            count++;
+            last = p;
+        }
+
+        /** The search index of the points written, or null when it needs another bucket count. */
+        int[] index() {
+            if (count == 0 || histogram.length != (1 << HashRing.indexBits(count)) + 1) {
+                return null;
+            }
+            int[] idx = histogram;
+            for (int b = 1; b < idx.length; b++) {
+                idx[b] += idx[b - 1];
+            }
+            return idx;
+        }
     }
 
     /**
@@ -434,12 +496,12 @@ final class RingBuilder {
             owns[m] = true;
         }
         return finish(config, version, members, new int[members.length], NO_LONGS, table.length, NO_INTS, table,
-                owns, table.length, perm);
+                null, owns, table.length, perm);
     }
 
     /** Works out the zone classes and counts the preference walks need, and makes the snapshot. */
     private static HashRing finish(RingConfig config, long version, Node[] members, int[] placed, long[] shadowed,
-            long vnodeCount, int[] points, int[] owners, boolean[] owns, int tableSize, int[] perm) {
+            long vnodeCount, int[] points, int[] owners, int[] index, boolean[] owns, int tableSize, int[] perm) {
         // Zone classes: members of one zone share a class; each zoneless member has its own.
         Map<String, Integer> zoneIds = new HashMap<>();
         int[] zoneClass = new int[members.length];
@@ -458,14 +520,18 @@ final class RingBuilder {
             }
         }
         int owningCount = 0;
-        Set<Integer> owningZones = new HashSet<>();
+        int owningZoneCount = 0;
+        boolean[] zoneOwns = new boolean[next]; // zone classes are 0 .. next-1
         for (int m = 0; m < members.length; m++) {
             if (owns[m]) {
                 owningCount++;
-                owningZones.add(zoneClass[m]);
+                if (!zoneOwns[zoneClass[m]]) {
+                    zoneOwns[zoneClass[m]] = true;
+                    owningZoneCount++;
+                }
             }
         }
-        return new HashRing(config, version, members, placed, shadowed, vnodeCount, points, owners,
-                owningCount, zoneClass, owningZones.size(), tableSize, perm);
+        return new HashRing(config, version, members, placed, shadowed, vnodeCount, points, owners, index,
+                owningCount, zoneClass, owningZoneCount, tableSize, perm);
     }
 }
