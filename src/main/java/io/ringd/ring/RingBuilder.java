@@ -2,6 +2,7 @@ package io.ringd.ring;
 
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +27,9 @@ final class RingBuilder {
      * Maglev table), through finish(), the only caller of its constructor,
      * so the invariants the ring's design note lists are established here
      * and nowhere else:
-     *   - members ascending by id: of() and apply() collect them in a
-     *     TreeMap (String.compareTo is byte-wise on the ASCII ids), and a
+     *   - members ascending by id: of() collects them in a TreeMap,
+     *     apply() merges the batch, sorted by id, into the old members
+     *     (String.compareTo is byte-wise on the ASCII ids), and a
      *     config change keeps the order it had;
      *   - placed[m] is the number of vnodes member m placed: hash("id#i")
      *     for i = 0 .. k-1 (hashVnodes), so a reweight keeps or drops a
@@ -133,27 +135,41 @@ final class RingBuilder {
                 throw new RingException.InvalidBatch("node id appears twice in one batch: " + c.id(), c.id());
             }
         }
-        TreeMap<String, Node> next = new TreeMap<>();
-        for (Node n : ring.memberArray()) {
-            next.put(n.id(), n);
+        for (Change c : changes) { // in the batch's order, so the first unknown id is the one reported
+            if (c instanceof Change.Remove r && !ring.contains(r.id())) {
+                throw new RingException.UnknownNode(r.id());
+            }
         }
+        // The members stay ascending by id: the changes, sorted, are merged into them.
+        Change[] sorted = changes.toArray(new Change[0]);
+        Arrays.sort(sorted, Comparator.comparing(Change::id));
+        Node[] old = ring.memberArray();
+        Node[] next = new Node[old.length + sorted.length];
+        int n = 0;
+        int o = 0;
         boolean changed = false;
-        for (Change c : changes) {
-            if (c instanceof Change.Remove r) {
-                if (next.remove(r.id()) == null) {
-                    throw new RingException.UnknownNode(r.id());
-                }
-                changed = true;
+        for (Change c : sorted) {
+            while (o < old.length && old[o].id().compareTo(c.id()) < 0) {
+                next[n++] = old[o++];
+            }
+            boolean present = o < old.length && old[o].id().equals(c.id());
+            if (c instanceof Change.Put p) {
+                changed |= !present || !old[o].sameAs(p.node());
+                next[n++] = p.node();
             } else {
-                Node n = ((Change.Put) c).node();
-                Node old = next.put(n.id(), n);
-                changed |= old == null || !old.sameAs(n);
+                changed = true; // a removal: present, checked above
+            }
+            if (present) {
+                o++;
             }
         }
         if (!changed) {
             return ring;
         }
-        Node[] members = next.values().toArray(new Node[0]);
+        while (o < old.length) {
+            next[n++] = old[o++];
+        }
+        Node[] members = n == next.length ? next : Arrays.copyOf(next, n);
         int[] want = checkLimits(ring.config(), members);
         if (ring.config().algorithm() == RingConfig.Algorithm.MAGLEV) {
             return maglev(ring.config(), ring.version() + 1, members, ring);
@@ -234,31 +250,47 @@ final class RingBuilder {
         int[] points = ring.biasedPoints();
         int[] owners = ring.ownerIndices();
         long[] shadowed = ring.shadowedEntries();
-        // The old entries kept: exact when no member hashed one point twice (its entries number its
-        // vnodes), which every real hash gives; else an upper bound, and the points are trimmed after.
-        long kept = 0;
+        // The points: at most the old ones and the added ones (a promoted shadowed entry takes its group's
+        // point); the old entries kept less the shadowed ones when that is smaller (a removal), which is
+        // exact unless a collision changes (the writer grows or trims then). The entries kept are counted
+        // from the vnodes placed when no member hashed one point twice, which every real hash gives.
+        long bound = (long) points.length + added.length;
         if (ring.vnodeCount() == points.length + shadowed.length) {
+            long kept = -removed.length;
             for (int k = 0; k < members.length; k++) {
                 if (oldToNew[k] >= 0) {
                     kept += had[k];
                 }
             }
-            kept -= removed.length;
-        } else {
-            kept = points.length + shadowed.length;
+            bound = Math.max(0, Math.min(bound, kept + added.length - shadowed.length));
         }
-        PointWriter out = new PointWriter((int) kept + added.length, next.length);
+        PointWriter out = new PointWriter((int) bound, next.length);
         int a = 0;
         int r = 0;
         int i = 0;
         int s = 0;
-        if (shadowed.length == 0 && removed.length == 0) { // the usual case: the points are all the entries
+        if (removed.length == 0) { // the usual case: each old point, after the shadowed entries below it
             for (; i < points.length; i++) {
-                int newIndex = oldToNew[owners[i]];
+                long e = (long) points[i] << 32 | owners[i];
+                while (s < shadowed.length && shadowed[s] < e) { // rare: a collision hid it
+                    long hidden = shadowed[s++];
+                    int newIndex = oldToNew[(int) hidden];
+                    if (newIndex >= 0) {
+                        hidden = (hidden & 0xFFFF_FFFF_0000_0000L) | newIndex;
+                        while (a < added.length && added[a] < hidden) {
+                            out.add(added[a++]);
+                        }
+                        if (a < added.length && added[a] == hidden) {
+                            a++;
+                        }
+                        out.add(hidden);
+                    }
+                }
+                int newIndex = oldToNew[(int) e];
                 if (newIndex < 0) {
                     continue;
                 }
-                long e = (long) points[i] << 32 | newIndex;
+                e = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
                 while (a < added.length && added[a] < e) {
                     out.add(added[a++]);
                 }
@@ -432,12 +464,12 @@ final class RingBuilder {
      * the point and its owner, the others as shadowed, which members own a
      * point, and the histogram the search index is made of (HashRing's
      * design note), for the bucket count of {@code capacity} points. When
-     * fewer points arrive and the bucket count differs, the ring makes its
-     * index itself.
+     * more or fewer points arrive (a collision came or went) and the bucket
+     * count differs, the ring makes its index itself.
      */
     private static final class PointWriter {
-        final int[] points;
-        final int[] owners;
+        int[] points;
+        int[] owners;
         final boolean[] owns;
         final int[] histogram;
         final int shift;
@@ -451,7 +483,7 @@ final class RingBuilder {
             owners = new int[capacity];
             owns = new boolean[memberCount];
             int bits = HashRing.indexBits(capacity);
-            histogram = capacity == 0 ? NO_INTS : new int[(1 << bits) + 1];
+            histogram = new int[(1 << bits) + 1];
             shift = 32 - bits;
         }
 
@@ -465,6 +497,10 @@ final class RingBuilder {
                 return;
             }
             int m = (int) entry;
+            if (count == points.length) { // more points than the capacity foresaw: rare
+                points = Arrays.copyOf(points, Math.max(16, count + (count >> 3)));
+                owners = Arrays.copyOf(owners, points.length);
+            }
             points[count] = p;
             owners[count] = m;
             owns[m] = true;
