@@ -31,7 +31,8 @@ public final class HashRing implements Placement {
      *   - every member counted in owningCount owns a point, and
      *     owningZoneCount counts the zone classes of those members.
      * The constructor stores what it is given and derives two read-only
-     * views of it, ids[] (members[m].id()) and the search index below;
+     * views of it, ids[] (members[m].id()) and the search index below
+     * (unless the builder hands it one it made while writing the points);
      * RingBuilder.snapshot() is its only caller and establishes the
      * invariants (its design note says how), along with those of placed[]
      * and shadowed[], which only the builder reads, to make the next
@@ -116,8 +117,8 @@ public final class HashRing implements Placement {
 
     /** Only {@link RingBuilder} makes rings; see the design note for what it guarantees. */
     HashRing(RingConfig config, long version, Node[] members, int[] placed, long[] shadowed, long vnodeCount,
-            int[] points, int[] owners, int owningCount, int[] zoneClass, int owningZoneCount, int tableSize,
-            int[] maglevPerm) {
+            int[] points, int[] owners, int[] index, int owningCount, int[] zoneClass, int owningZoneCount,
+            int tableSize, int[] maglevPerm) {
         this.config = config;
         this.version = version;
         this.members = members;
@@ -127,9 +128,10 @@ public final class HashRing implements Placement {
         }
         this.placed = placed;
         this.shadowed = shadowed;
-        int bits = Math.max(1, 31 - Integer.numberOfLeadingZeros(Math.max(1, points.length / 2)));
+        int bits = indexBits(points.length);
         this.indexShift = 32 - bits;
-        this.index = searchIndex(points, bits);
+        this.index = points.length == 0 ? null
+                : index != null && index.length == (1 << bits) + 1 ? index : searchIndex(points, bits);
         this.vnodeCount = vnodeCount;
         this.points = points;
         this.owners = owners;
@@ -276,6 +278,11 @@ public final class HashRing implements Placement {
             lo++;
         }
         return lo == pts.length ? 0 : lo;
+    }
+
+    /** log2 of the search index's bucket count for n points: the largest power of two at most n / 2 (at least 2). */
+    static int indexBits(int n) {
+        return Math.max(1, 31 - Integer.numberOfLeadingZeros(Math.max(1, n / 2)));
     }
 
     /** index[b] = the first point at or after bucket b's start (b << (32 - bits)), index[2^bits] = n. */

@@ -2,6 +2,7 @@ package io.ringd.ring;
 
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +27,9 @@ final class RingBuilder {
      * Maglev table), through finish(), the only caller of its constructor,
      * so the invariants the ring's design note lists are established here
      * and nowhere else:
-     *   - members ascending by id: of() and apply() collect them in a
-     *     TreeMap (String.compareTo is byte-wise on the ASCII ids), and a
+     *   - members ascending by id: of() collects them in a TreeMap,
+     *     apply() merges the batch, sorted by id, into the old members
+     *     (String.compareTo is byte-wise on the ASCII ids), and a
      *     config change keeps the order it had;
      *   - placed[m] is the number of vnodes member m placed: hash("id#i")
      *     for i = 0 .. k-1 (hashVnodes), so a reweight keeps or drops a
@@ -133,27 +135,41 @@ final class RingBuilder {
                 throw new RingException.InvalidBatch("node id appears twice in one batch: " + c.id(), c.id());
             }
         }
-        TreeMap<String, Node> next = new TreeMap<>();
-        for (Node n : ring.memberArray()) {
-            next.put(n.id(), n);
+        for (Change c : changes) { // in the batch's order, so the first unknown id is the one reported
+            if (c instanceof Change.Remove r && !ring.contains(r.id())) {
+                throw new RingException.UnknownNode(r.id());
+            }
         }
+        // The members stay ascending by id: the changes, sorted, are merged into them.
+        Change[] sorted = changes.toArray(new Change[0]);
+        Arrays.sort(sorted, Comparator.comparing(Change::id));
+        Node[] old = ring.memberArray();
+        Node[] next = new Node[old.length + sorted.length];
+        int n = 0;
+        int o = 0;
         boolean changed = false;
-        for (Change c : changes) {
-            if (c instanceof Change.Remove r) {
-                if (next.remove(r.id()) == null) {
-                    throw new RingException.UnknownNode(r.id());
-                }
-                changed = true;
+        for (Change c : sorted) {
+            while (o < old.length && old[o].id().compareTo(c.id()) < 0) {
+                next[n++] = old[o++];
+            }
+            boolean present = o < old.length && old[o].id().equals(c.id());
+            if (c instanceof Change.Put p) {
+                changed |= !present || !old[o].sameAs(p.node());
+                next[n++] = p.node();
             } else {
-                Node n = ((Change.Put) c).node();
-                Node old = next.put(n.id(), n);
-                changed |= old == null || !old.sameAs(n);
+                changed = true; // a removal: present, checked above
+            }
+            if (present) {
+                o++;
             }
         }
         if (!changed) {
             return ring;
         }
-        Node[] members = next.values().toArray(new Node[0]);
+        while (o < old.length) {
+            next[n++] = old[o++];
+        }
+        Node[] members = n == next.length ? next : Arrays.copyOf(next, n);
         int[] want = checkLimits(ring.config(), members);
         if (ring.config().algorithm() == RingConfig.Algorithm.MAGLEV) {
             return maglev(ring.config(), ring.version() + 1, members, ring);
@@ -231,29 +247,57 @@ final class RingBuilder {
         }
         long[] added = entriesOf(changedNew, gained, changedCount);
         long[] removed = entriesOf(shrunk, dropped, shrunkCount); // old indices
-        int r = 0;
         int[] points = ring.biasedPoints();
         int[] owners = ring.ownerIndices();
         long[] shadowed = ring.shadowedEntries();
-        long[] merged = new long[points.length + shadowed.length + added.length];
+        // The points: at most the old ones and the added ones (a promoted shadowed entry takes its group's
+        // point); the old entries kept less the shadowed ones when that is smaller (a removal), which is
+        // exact unless a collision changes (the writer grows or trims then). The entries kept are counted
+        // from the vnodes placed when no member hashed one point twice, which every real hash gives.
+        long bound = (long) points.length + added.length;
+        if (ring.vnodeCount() == points.length + shadowed.length) {
+            long kept = -removed.length;
+            for (int k = 0; k < members.length; k++) {
+                if (oldToNew[k] >= 0) {
+                    kept += had[k];
+                }
+            }
+            bound = Math.max(0, Math.min(bound, kept + added.length - shadowed.length));
+        }
+        PointWriter out = new PointWriter((int) bound, next.length);
         int a = 0;
-        int w = 0;
+        int r = 0;
         int i = 0;
         int s = 0;
-        if (shadowed.length == 0 && removed.length == 0) { // the usual case: the points are all the entries
+        if (removed.length == 0) { // the usual case: each old point, after the shadowed entries below it
             for (; i < points.length; i++) {
-                int newIndex = oldToNew[owners[i]];
+                long e = (long) points[i] << 32 | owners[i];
+                while (s < shadowed.length && shadowed[s] < e) { // rare: a collision hid it
+                    long hidden = shadowed[s++];
+                    int newIndex = oldToNew[(int) hidden];
+                    if (newIndex >= 0) {
+                        hidden = (hidden & 0xFFFF_FFFF_0000_0000L) | newIndex;
+                        while (a < added.length && added[a] < hidden) {
+                            out.add(added[a++]);
+                        }
+                        if (a < added.length && added[a] == hidden) {
+                            a++;
+                        }
+                        out.add(hidden);
+                    }
+                }
+                int newIndex = oldToNew[(int) e];
                 if (newIndex < 0) {
                     continue;
                 }
-                long kept = (long) points[i] << 32 | newIndex;
-                while (a < added.length && added[a] < kept) {
-                    merged[w++] = added[a++];
+                e = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
+                while (a < added.length && added[a] < e) {
+                    out.add(added[a++]);
                 }
-                if (a < added.length && added[a] == kept) {
+                if (a < added.length && added[a] == e) {
                     a++; // a gained vnode on a point the member already had
                 }
-                merged[w++] = kept;
+                out.add(e);
             }
         }
         while (i < points.length || s < shadowed.length) { // the old entries in order: points and shadowed merged
@@ -275,19 +319,19 @@ final class RingBuilder {
             if (r < removed.length && removed[r] == e) {
                 continue; // a vnode of a dropped suffix
             }
-            long kept = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
-            while (a < added.length && added[a] < kept) {
-                merged[w++] = added[a++];
+            e = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
+            while (a < added.length && added[a] < e) {
+                out.add(added[a++]);
             }
-            if (a < added.length && added[a] == kept) {
+            if (a < added.length && added[a] == e) {
                 a++; // a gained vnode on a point the member already had
             }
-            merged[w++] = kept;
+            out.add(e);
         }
         while (a < added.length) {
-            merged[w++] = added[a++];
+            out.add(added[a++]);
         }
-        return snapshot(config, ring.version() + 1, next, wantPoints, merged, w);
+        return snapshot(config, ring.version() + 1, next, wantPoints, out);
     }
 
     /** The entries (points and shadowed) each member of {@code ring} has. */
@@ -392,36 +436,90 @@ final class RingBuilder {
      */
     private static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
             long[] entries, int length) {
+        PointWriter out = new PointWriter(length, members.length);
+        for (int i = 0; i < length; i++) {
+            out.add(entries[i]);
+        }
+        return snapshot(config, version, members, placed, out);
+    }
+
+    /** The ring whose sorted entries {@code out} was given. */
+    private static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
+            PointWriter out) {
         long vnodeCount = 0;
         for (int v : placed) {
             vnodeCount += v;
         }
+        int n = out.count;
+        int[] points = n == out.points.length ? out.points : Arrays.copyOf(out.points, n);
+        int[] owners = n == out.owners.length ? out.owners : Arrays.copyOf(out.owners, n);
+        long[] shadowed = out.shadowedCount == 0 ? NO_LONGS : Arrays.copyOf(out.shadowed, out.shadowedCount);
+        return finish(config, version, members, placed, shadowed, vnodeCount, points, owners, out.index(), out.owns,
+                0, null);
+    }
 
-        int distinct = 0;
-        for (int i = 0; i < length; i++) {
-            if (i == 0 || (int) (entries[i] >>> 32) != (int) (entries[i - 1] >>> 32)) {
-                distinct++;
-            }
-        }
-        int[] points = new int[distinct];
-        int[] owners = new int[distinct];
-        long[] shadowed = distinct == length ? NO_LONGS : new long[length - distinct];
-        boolean[] owns = new boolean[members.length];
-        int j = 0;
-        int h = 0;
-        for (int i = 0; i < length; i++) {
-            int p = (int) (entries[i] >>> 32);
-            if (i == 0 || p != (int) (entries[i - 1] >>> 32)) {
-                points[j] = p;
-                owners[j] = (int) entries[i];
-                owns[owners[j]] = true;
-                j++;
-            } else {
-                shadowed[h++] = entries[i];
-            }
+    /**
+     * Takes a ring's entries in ascending order and writes, in that one
+     * pass, what the snapshot keeps: the first entry of each point group as
+     * the point and its owner, the others as shadowed, which members own a
+     * point, and the histogram the search index is made of (HashRing's
+     * design note), for the bucket count of {@code capacity} points. When
+     * more or fewer points arrive (a collision came or went) and the bucket
+     * count differs, the ring makes its index itself.
+     */
+    private static final class PointWriter {
+        int[] points;
+        int[] owners;
+        final boolean[] owns;
+        final int[] histogram;
+        final int shift;
+        long[] shadowed = NO_LONGS;
+        int shadowedCount;
+        int count;
+        int last;
+
+        PointWriter(int capacity, int memberCount) {
+            points = new int[capacity];
+            owners = new int[capacity];
+            owns = new boolean[memberCount];
+            int bits = HashRing.indexBits(capacity);
+            histogram = new int[(1 << bits) + 1];
+            shift = 32 - bits;
         }
 
-        return finish(config, version, members, placed, shadowed, vnodeCount, points, owners, owns, 0, null);
+        void add(long entry) {
+            int p = (int) (entry >>> 32);
+            if (count > 0 && p == last) {
+                if (shadowedCount == shadowed.length) {
+                    shadowed = Arrays.copyOf(shadowed, Math.max(8, shadowedCount * 2));
+                }
+                shadowed[shadowedCount++] = entry;
+                return;
+            }
+            int m = (int) entry;
+            if (count == points.length) { // more points than the capacity foresaw: rare
+                points = Arrays.copyOf(points, Math.max(16, count + (count >> 3)));
+                owners = Arrays.copyOf(owners, points.length);
+            }
+            points[count] = p;
+            owners[count] = m;
+            owns[m] = true;
+            histogram[((p ^ HashRing.BIAS) >>> shift) + 1]++;
+            count++;
+            last = p;
+        }
+
+        /** The search index of the points written, or null when it needs another bucket count. */
+        int[] index() {
+            if (count == 0 || histogram.length != (1 << HashRing.indexBits(count)) + 1) {
+                return null;
+            }
+            int[] idx = histogram;
+            for (int b = 1; b < idx.length; b++) {
+                idx[b] += idx[b - 1];
+            }
+            return idx;
+        }
     }
 
     /**
@@ -434,12 +532,12 @@ final class RingBuilder {
             owns[m] = true;
         }
         return finish(config, version, members, new int[members.length], NO_LONGS, table.length, NO_INTS, table,
-                owns, table.length, perm);
+                null, owns, table.length, perm);
     }
 
     /** Works out the zone classes and counts the preference walks need, and makes the snapshot. */
     private static HashRing finish(RingConfig config, long version, Node[] members, int[] placed, long[] shadowed,
-            long vnodeCount, int[] points, int[] owners, boolean[] owns, int tableSize, int[] perm) {
+            long vnodeCount, int[] points, int[] owners, int[] index, boolean[] owns, int tableSize, int[] perm) {
         // Zone classes: members of one zone share a class; each zoneless member has its own.
         Map<String, Integer> zoneIds = new HashMap<>();
         int[] zoneClass = new int[members.length];
@@ -458,14 +556,18 @@ final class RingBuilder {
             }
         }
         int owningCount = 0;
-        Set<Integer> owningZones = new HashSet<>();
+        int owningZoneCount = 0;
+        boolean[] zoneOwns = new boolean[next]; // zone classes are 0 .. next-1
         for (int m = 0; m < members.length; m++) {
             if (owns[m]) {
                 owningCount++;
-                owningZones.add(zoneClass[m]);
+                if (!zoneOwns[zoneClass[m]]) {
+                    zoneOwns[zoneClass[m]] = true;
+                    owningZoneCount++;
+                }
             }
         }
-        return new HashRing(config, version, members, placed, shadowed, vnodeCount, points, owners,
-                owningCount, zoneClass, owningZones.size(), tableSize, perm);
+        return new HashRing(config, version, members, placed, shadowed, vnodeCount, points, owners, index,
+                owningCount, zoneClass, owningZoneCount, tableSize, perm);
     }
 }
