@@ -2,14 +2,19 @@ package io.ringd.watch;
 
 import java.io.IOException;
 
+import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import io.ringd.web.RingApi;
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -32,6 +37,19 @@ class WatchController {
 
     WatchController(WatchHub hub) {
         this.hub = hub;
+    }
+
+    /**
+     * {@code HEAD /ring/events}: the stream's headers and nothing else. Without this the implicit HEAD of
+     * the GET opened a stream (counted against ringd.watch.max-streams) only to end it at once, racing the
+     * stream's first write.
+     */
+    @RequestMapping(path = "/ring/events", method = RequestMethod.HEAD, produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Hidden
+    ResponseEntity<Void> eventsHead(@RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
+            @RequestParam(required = false) String after) {
+        return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).cacheControl(CacheControl.noCache())
+                .build();
     }
 
     @GetMapping(path = "/ring/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
