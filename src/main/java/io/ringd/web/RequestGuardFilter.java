@@ -37,7 +37,7 @@ import io.ringd.state.RingService;
  * valid UTF-8 or repeats a parameter (which would be joined with commas),
  * bodies over 4 MiB or not strict UTF-8, a body {@code Content-Encoding}
  * (ringd decodes none: 415) or a charset other than UTF-8 (415), and TRACE
- * (405). A HEAD of a stream ends once its headers are out. It knows no route: a refusal names the path
+ * (405). It knows no route: a refusal names the path
  * variable of the handler the path would reach, and carries the ring headers
  * as {@link RingHeaders} decides.
  */
@@ -155,11 +155,6 @@ class RequestGuardFilter extends OncePerRequestFilter {
             refuse(request, response, e instanceof BodyTooLargeException ? Problems.PAYLOAD_TOO_LARGE
                     : Problems.BAD_REQUEST, e.getMessage(), "body");
             return;
-        }
-        if ("HEAD".equals(request.getMethod()) && request.isAsyncStarted()) {
-            // A HEAD answer has no body: a stream (/ring/events) ends with its headers instead of holding
-            // the connection open forever.
-            request.getAsyncContext().complete();
         }
     }
 
