@@ -136,24 +136,53 @@ public final class RingPoints {
     static String label(HashRing ring, String node, long point) {
         Node member = ring.node(node).orElseThrow();
         RingConfig config = ring.config();
+        int ketamaPoints = config.algorithm() == RingConfig.Algorithm.KETAMA ? ketamaPointCount(ring, member) : 0;
+        long[] found = {-1};
+        forEachVnode(config, member, ketamaPoints, (hash, i) -> {
+            if (hash != point) {
+                return true;
+            }
+            found[0] = i;
+            return false;
+        });
+        if (found[0] < 0) {
+            throw new IllegalStateException("no vnode of " + node + " hashes to " + point);
+        }
+        return vnodeLabel(config, node, found[0]);
+    }
+
+    /** Sees one vnode: its hash and its index; answers whether to go on. */
+    @FunctionalInterface
+    private interface VnodeVisitor {
+        boolean visit(long hash, long index);
+    }
+
+    /**
+     * Visits {@code member}'s vnodes in order (for ketama, its first {@code ketamaPoints} points), each
+     * with its hash, until {@code visitor} answers false.
+     */
+    private static void forEachVnode(RingConfig config, Node member, int ketamaPoints, VnodeVisitor visitor) {
         if (config.algorithm() == RingConfig.Algorithm.KETAMA) {
-            int want = ketamaPointCount(ring, member);
-            int[] pts = Ketama.points(node, 0, want);
+            int[] pts = Ketama.points(member.id(), 0, ketamaPoints);
             for (int p = 0; p < pts.length; p++) {
-                if (Integer.toUnsignedLong(pts[p]) == point) {
-                    return ketamaLabel(node, p);
+                if (!visitor.visit(Integer.toUnsignedLong(pts[p]), p)) {
+                    return;
                 }
             }
         } else {
             long k = member.pointCount(config.vnodesPerWeight());
             KeyHash hash = config.hash();
             for (long i = 0; i < k; i++) {
-                if (hash.hashUnsigned(node + "#" + i) == point) {
-                    return node + "#" + i;
+                if (!visitor.visit(hash.hashUnsigned(member.id() + "#" + i), i)) {
+                    return;
                 }
             }
         }
-        throw new IllegalStateException("no vnode of " + node + " hashes to " + point);
+    }
+
+    /** The label of vnode {@code index} of {@code node}: {@code X#i}, or {@code X-k[j]} for ketama. */
+    private static String vnodeLabel(RingConfig config, String node, long index) {
+        return config.algorithm() == RingConfig.Algorithm.KETAMA ? ketamaLabel(node, (int) index) : node + "#" + index;
     }
 
     private static String ketamaLabel(String node, int p) {
@@ -198,24 +227,14 @@ public final class RingPoints {
         Map<Long, String> labels = new HashMap<>(Math.max(16, n * 2));
         RingConfig config = ring.config();
         List<Node> members = ring.nodes();
-        if (config.algorithm() == RingConfig.Algorithm.KETAMA) {
-            int[] counts = Ketama.pointCounts(members.toArray(new Node[0]));
-            for (int m = 0; m < members.size(); m++) {
-                String id = members.get(m).id();
-                int[] pts = Ketama.points(id, 0, counts[m]);
-                for (int p = 0; p < pts.length; p++) {
-                    labels.putIfAbsent(Integer.toUnsignedLong(pts[p]), ketamaLabel(id, p));
-                }
-            }
-        } else {
-            KeyHash hash = config.hash();
-            for (Node member : members) {
-                long k = member.pointCount(config.vnodesPerWeight());
-                for (long i = 0; i < k; i++) {
-                    String label = member.id() + "#" + i;
-                    labels.putIfAbsent(hash.hashUnsigned(label), label);
-                }
-            }
+        int[] ketamaPoints = config.algorithm() == RingConfig.Algorithm.KETAMA
+                ? Ketama.pointCounts(members.toArray(new Node[0])) : new int[members.size()];
+        for (int m = 0; m < members.size(); m++) {
+            String id = members.get(m).id();
+            forEachVnode(config, members.get(m), ketamaPoints[m], (hash, i) -> {
+                labels.computeIfAbsent(hash, h -> vnodeLabel(config, id, i));
+                return true;
+            });
         }
         List<Point> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
