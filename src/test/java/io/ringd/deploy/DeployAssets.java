@@ -116,6 +116,28 @@ public final class DeployAssets {
         throw new IllegalStateException("no project root (pom.xml and deploy/) at or above " + dir);
     }
 
+    /** The Dockerfile's instructions, continuation lines joined and comments dropped. */
+    public static List<String> dockerfileInstructions() {
+        List<String> instructions = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : read("Dockerfile").split("\n")) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("#") || (trimmed.isEmpty() && current.length() == 0)) {
+                continue;
+            }
+            if (trimmed.endsWith("\\")) {
+                current.append(trimmed, 0, trimmed.length() - 1).append(' ');
+                continue;
+            }
+            current.append(trimmed);
+            if (current.length() > 0) {
+                instructions.add(current.toString().replaceAll("\\s+", " ").trim());
+            }
+            current.setLength(0);
+        }
+        return instructions;
+    }
+
     static String read(String relativePath) {
         try {
             return Files.readString(projectRoot().resolve(relativePath));

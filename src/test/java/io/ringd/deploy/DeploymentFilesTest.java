@@ -485,12 +485,11 @@ class DeploymentFilesTest {
         }
     }
 
-
     // ---- Dockerfile --------------------------------------------------------------------------
 
     @Test
     void dockerfileIsMultiStageNonRootWithHealthCheckAndDataVolume() {
-        List<String> instructions = dockerfileInstructions();
+        List<String> instructions = DeployAssets.dockerfileInstructions();
         List<String> froms = instructions.stream().filter(i -> keyword(i).equals("FROM")).toList();
         assertThat(froms).hasSizeGreaterThanOrEqualTo(2);
         assertThat(froms.get(0)).matches("(?i)FROM\\s+(--platform=\\S+\\s+)?\\S+\\s+AS\\s+build");
@@ -525,7 +524,7 @@ class DeploymentFilesTest {
     void everyFileTheDockerfileCopiesIsInTheBuildContext() throws IOException {
         List<String> ignored = Files.readAllLines(root.resolve(".dockerignore")).stream()
                 .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-        for (String instruction : dockerfileInstructions()) {
+        for (String instruction : DeployAssets.dockerfileInstructions()) {
             if (!keyword(instruction).equals("COPY") || instruction.contains("--from=")) {
                 continue;
             }
@@ -592,9 +591,9 @@ class DeploymentFilesTest {
 
     @Test
     void dockerfileHealthCheckRunsTheCompiledProgram() {
-        String all = String.join("\n", dockerfileInstructions());
+        String all = String.join("\n", DeployAssets.dockerfileInstructions());
         assertThat(all).contains("COPY deploy/docker/HealthCheck.java").contains("javac ");
-        String healthcheck = dockerfileInstructions().stream().filter(i -> keyword(i).equals("HEALTHCHECK")).findFirst().orElseThrow();
+        String healthcheck = DeployAssets.dockerfileInstructions().stream().filter(i -> keyword(i).equals("HEALTHCHECK")).findFirst().orElseThrow();
         assertThat(healthcheck).contains("\"java\"").contains("/app/healthcheck").contains("HealthCheck");
         assertThat(all).contains("COPY --from=build /build/healthcheck/ /app/healthcheck/");
     }
@@ -670,28 +669,6 @@ class DeploymentFilesTest {
         assertThat(job).as("scrape job \"ringd\" in %s", prometheusConfig).isNotNull();
         assertThat(job.get("metrics_path")).isEqualTo("/actuator/prometheus");
         return job;
-    }
-
-    /** The Dockerfile's instructions, continuation lines joined and comments dropped. */
-    private List<String> dockerfileInstructions() {
-        List<String> instructions = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : DeployAssets.read("Dockerfile").split("\n")) {
-            String trimmed = line.trim();
-            if (trimmed.startsWith("#") || (trimmed.isEmpty() && current.length() == 0)) {
-                continue;
-            }
-            if (trimmed.endsWith("\\")) {
-                current.append(trimmed, 0, trimmed.length() - 1).append(' ');
-                continue;
-            }
-            current.append(trimmed);
-            if (current.length() > 0) {
-                instructions.add(current.toString().replaceAll("\\s+", " ").trim());
-            }
-            current.setLength(0);
-        }
-        return instructions;
     }
 
     private static String keyword(String instruction) {

@@ -2,7 +2,6 @@ package io.ringd.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,7 @@ class DockerfileStartupTest {
 
     @Test
     void runStageTrainsAnAotCacheAndTheEntrypointUsesIt() {
-        List<String> instructions = instructions();
+        List<String> instructions = DeployAssets.dockerfileInstructions();
         String all = String.join("\n", instructions);
         assertThat(all).contains("java -Djarmode=tools -jar target/ringd.jar extract --destination /build/app");
         int lastFrom = -1;
@@ -51,27 +50,5 @@ class DockerfileStartupTest {
             }
         }
         throw new AssertionError("no " + keyword);
-    }
-
-    /** Instructions, continuation lines joined, comments dropped. */
-    private static List<String> instructions() {
-        List<String> out = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : DeployAssets.read("Dockerfile").split("\n")) {
-            String trimmed = line.trim();
-            if (trimmed.startsWith("#") || (trimmed.isEmpty() && current.length() == 0)) {
-                continue;
-            }
-            if (trimmed.endsWith("\\")) {
-                current.append(trimmed, 0, trimmed.length() - 1).append(' ');
-                continue;
-            }
-            current.append(trimmed);
-            if (current.length() > 0) {
-                out.add(current.toString());
-            }
-            current.setLength(0);
-        }
-        return out;
     }
 }
