@@ -59,12 +59,11 @@ public class PeerRouteBenchmark {
         RingConfig config = RingConfig.of(hash, POINTS);
         keyHash = config.hash();
         ring = HashRing.of(config, 1, nodes);
-        treeMap = TreeMapRing.build(keyHash, POINTS, nodes);
-        Fixtures.checkAgree(ring, treeMap, keys);
-        jump = new Peers.Jump(keyHash, nodes);
-        ketamaRing = HashRing.of(RingConfig.ketama(), 1, nodes);
-        spymemcached = Peers.spymemcached(nodes);
-        Peers.checkSpy(ketamaRing, spymemcached, keys);
+        Peers.All peers = Peers.All.of(ring, keyHash, POINTS, nodes, keys);
+        treeMap = peers.treeMap();
+        jump = peers.jump();
+        ketamaRing = peers.ketamaRing();
+        spymemcached = peers.spymemcached();
     }
 
     @Benchmark

@@ -3,6 +3,7 @@ package io.ringd.bench;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.KeyHash;
 import io.ringd.ring.Node;
+import io.ringd.ring.RingConfig;
 
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
@@ -102,6 +103,22 @@ final class Peers {
 
         String routeHash(long h) {
             return ids[Hashing.consistentHash(h, ids.length)];
+        }
+    }
+
+    /**
+     * The peers of {@code ring} on the same {@code nodes}, each checked against it on {@code keys} before
+     * anything is measured: a {@code TreeMap} ring of the same points, Guava's jump hash over the same
+     * key hash, and spymemcached's locator beside a ring of libketama's placement.
+     */
+    record All(TreeMapRing treeMap, Jump jump, HashRing ketamaRing, KetamaNodeLocator spymemcached) {
+        static All of(HashRing ring, KeyHash hash, int points, List<Node> nodes, String[] keys) {
+            TreeMapRing treeMap = TreeMapRing.build(hash, points, nodes);
+            Fixtures.checkAgree(ring, treeMap, keys);
+            HashRing ketamaRing = HashRing.of(RingConfig.ketama(), 1, nodes);
+            KetamaNodeLocator spymemcached = Peers.spymemcached(nodes);
+            checkSpy(ketamaRing, spymemcached, keys);
+            return new All(treeMap, new Jump(hash, nodes), ketamaRing, spymemcached);
         }
     }
 }

@@ -61,12 +61,11 @@ public class RingSizeBenchmark {
             hashes[k] = murmur3.hashUnsigned(keys[k]);
         }
         ring = HashRing.of(new RingConfig(murmur3, PeerRouteBenchmark.POINTS), 1, members);
-        treeMap = TreeMapRing.build(murmur3, PeerRouteBenchmark.POINTS, members);
-        Fixtures.checkAgree(ring, treeMap, keys);
-        jump = new Peers.Jump(murmur3, members);
-        ketamaRing = HashRing.of(RingConfig.ketama(), 1, members);
-        spymemcached = Peers.spymemcached(members);
-        Peers.checkSpy(ketamaRing, spymemcached, keys);
+        Peers.All peers = Peers.All.of(ring, murmur3, PeerRouteBenchmark.POINTS, members, keys);
+        treeMap = peers.treeMap();
+        jump = peers.jump();
+        ketamaRing = peers.ketamaRing();
+        spymemcached = peers.spymemcached();
     }
 
     @Benchmark
