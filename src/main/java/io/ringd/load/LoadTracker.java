@@ -198,11 +198,6 @@ class LoadTracker implements NodeLoads, RingListener {
 
     // ---------------------------------------------------------------- NodeLoads
 
-    @Override
-    public void routed(long version, String node) {
-        routed(version, node, 1);
-    }
-
     /** One clock read, one weight and one add for the {@code count} keys, however many. */
     @Override
     public void routed(long version, String node, int count) {

@@ -163,11 +163,6 @@ public class RingMetrics implements RingListener, LookupEvents {
         }
     }
 
-    @Override
-    public void routed(long atVersion, String node) {
-        routed(atVersion, node, 1);
-    }
-
     /** One look-up and one increment for the {@code count} keys. */
     @Override
     public void routed(long atVersion, String node, int count) {

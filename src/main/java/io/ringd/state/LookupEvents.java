@@ -10,10 +10,6 @@ public interface LookupEvents {
     /** Counts nothing: for a context without metrics. */
     LookupEvents NONE = new LookupEvents() {
         @Override
-        public void routed(long version, String node) {
-        }
-
-        @Override
         public void routed(long version, String node, int count) {
         }
 
@@ -23,21 +19,16 @@ public interface LookupEvents {
     };
 
     /**
-     * A key answered with {@code node} at {@code version}; only answers at
-     * the current version count, so callers report every one. A bounded-load
-     * answer reports the node that answered, and also {@link #bounded}.
+     * {@code count} keys answered with {@code node} at {@code version}; only
+     * answers at the current version count, so callers report every one. A
+     * batch reports each node once. A bounded-load answer reports the node
+     * that answered, and also {@link #bounded}.
      */
-    void routed(long version, String node);
+    void routed(long version, String node, int count);
 
-    /**
-     * {@code count} keys answered with {@code node} at {@code version}, as
-     * many calls of {@link #routed(long, String)} would report them: a batch
-     * reports each node once. Implementations count them in one step.
-     */
-    default void routed(long version, String node, int count) {
-        for (int i = 0; i < count; i++) {
-            routed(version, node);
-        }
+    /** One key answered with {@code node} at {@code version}: {@code routed(version, node, 1)}. */
+    default void routed(long version, String node) {
+        routed(version, node, 1);
     }
 
     /**

@@ -15,10 +15,6 @@ public interface NodeLoads {
     /** No loads: every load is 0 and nothing is counted, so every member is within any bound. */
     NodeLoads NONE = new NodeLoads() {
         @Override
-        public void routed(long version, String node) {
-        }
-
-        @Override
         public void routed(long version, String node, int count) {
         }
 
@@ -34,22 +30,17 @@ public interface NodeLoads {
     };
 
     /**
-     * A key answered with {@code node} at {@code version}; counted only when
-     * {@code version} is the one whose members the loads follow (the current
-     * one), so callers report every answer.
-     */
-    void routed(long version, String node);
-
-    /**
      * {@code count} keys answered with {@code node} at {@code version} at one
-     * instant: the load grows as by {@code count} calls of
-     * {@link #routed(long, String)} at that instant (a decayed count weighs
-     * them {@code count} times one key). A batch reports each node once.
+     * instant; counted only when {@code version} is the one whose members the
+     * loads follow (the current one), so callers report every answer. A
+     * decayed count weighs them {@code count} times one key; a batch reports
+     * each node once.
      */
-    default void routed(long version, String node, int count) {
-        for (int i = 0; i < count; i++) {
-            routed(version, node);
-        }
+    void routed(long version, String node, int count);
+
+    /** One key answered with {@code node} at {@code version}: {@code routed(version, node, 1)}. */
+    default void routed(long version, String node) {
+        routed(version, node, 1);
     }
 
     /** Every member's load, read at one instant. */
