@@ -120,14 +120,19 @@ class PageBrowserTest extends RealServerTest {
     @Test
     void thePageLoadsWithItsPolicyAndNoConsoleError() {
         putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:2:eu-1c");
-        for (String path : List.of("/", "/app/app.js", "/app/styles.css", "/app/ring-view.js")) {
+        List<String> paths = new ArrayList<>(List.of("/"));
+        PageAssetsTest.files().forEach(f -> paths.add("/app/" + f));
+        assertThat(paths).contains("/app/app.js", "/app/styles.css", "/app/ring-view.js", "/app/favicon.svg");
+        for (String path : paths) { // the page and every file of it, each module the page imports among them
             Answer a = Answer.of(httpGet(path));
             assertThat(a.status()).as(path).isEqualTo(200);
             assertThat(a.header("content-security-policy")).as(path).startsWith("default-src 'self'");
             assertThat(a.header("content-security-policy")).as(path).doesNotContain("unsafe", "data:", "*");
         }
         assertThat(Answer.of(httpGet("/")).header("content-type")).startsWith("text/html");
-        assertThat(Answer.of(httpGet("/app/app.js")).header("content-type")).startsWith("text/javascript");
+        for (String path : paths.stream().filter(p -> p.endsWith(".js")).toList()) {
+            assertThat(Answer.of(httpGet(path)).header("content-type")).as(path).startsWith("text/javascript");
+        }
         assertProblem(httpGet("/index.html"), 404, null); // the page is at / only
         assertProblem(httpGet("/app/nope.js"), 404, null);
         long v = version();
