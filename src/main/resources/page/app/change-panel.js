@@ -7,6 +7,17 @@ import { $, button, para, say, strong } from './dom.js';
 import { MAX_RANGES, diffParts } from './diff-answer.js';
 
 const TOKEN_KEY = 'ringd.admin-token';
+/** A node's weight is in (0, MAX_WEIGHT], as ringd requires of it (docs/ring.md, section 3). */
+const MAX_WEIGHT = 10000;
+
+/** Why a Weight field's text is refused, or null when it is a weight ringd takes. */
+function weightProblem(text) {
+  const weight = Number(text);
+  if (text !== '' && Number.isFinite(weight) && weight > 0 && weight <= MAX_WEIGHT) {
+    return null;
+  }
+  return `Weight must be a number above 0 and at most ${MAX_WEIGHT}: ${text === '' ? 'type one' : text + ' is not'}.`;
+}
 
 function describe(change) {
   return change.op === 'put'
@@ -19,6 +30,7 @@ export function changePanel(ring, marks) {
   const region = $('change-answer');
   const applyButton = $('apply');
   const tokenField = $('token');
+  const weightField = $('node-weight');
   let staged = [];
   let previewed = null; // {diff, changes}: what Preview showed, and the batch it described
 
@@ -78,13 +90,15 @@ export function changePanel(ring, marks) {
       $('node-id').focus();
       return;
     }
-    const weight = Number($('node-weight').value);
-    if ($('node-weight').value.trim() === '' || !Number.isFinite(weight) || weight <= 0) {
-      say(region, 'Weight must be a number above 0 (at most 10000).', 'error');
-      $('node-weight').focus();
+    const weightText = weightField.value.trim();
+    const problem = weightProblem(weightText);
+    weightField.setAttribute('aria-invalid', String(problem !== null));
+    if (problem) {
+      say(region, problem, 'error');
+      weightField.focus();
       return;
     }
-    const change = { op: 'put', id, weight };
+    const change = { op: 'put', id, weight: Number(weightText) };
     if (zone) {
       change.zone = zone;
     }

@@ -320,6 +320,48 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void aWeightOutside0To10000IsRefusedInThePageAnd10000IsTaken() {
+        long v = putAll("cache-a:1", "cache-b:1");
+        open();
+        waitRendered(v);
+        JavascriptExecutor js = driver;
+        js.executeScript("window.requested = []; const f = window.fetch; "
+                + "window.fetch = (...a) => { window.requested.push(String(a[0])); return f(...a); };");
+        WebElement weight = driver.findElement(By.id("node-weight"));
+        for (String refused : List.of("10001", "10000.5", "0", "-1", "")) {
+            fill("cache-w", refused, "");
+            driver.findElement(By.id("stage")).click();
+            String expected = "Weight must be a number above 0 and at most 10000: "
+                    + (refused.isEmpty() ? "type one." : refused + " is not.");
+            waitText("change-answer", expected);
+            assertThat(driver.findElement(By.id("change-answer")).getDomAttribute("class")).as(refused).contains("error");
+            assertThat(weight.getDomAttribute("aria-invalid")).as(refused).isEqualTo("true");
+            assertThat(driver.switchTo().activeElement().getDomAttribute("id")).as(refused).isEqualTo("node-weight");
+            assertThat(text("staged")).as(refused).isEqualTo("Nothing staged.");
+        }
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Stage a change first: nothing to preview.");
+        assertThat(js.executeScript("return window.requested")).as("requests sent").isEqualTo(List.of());
+        assertThat(version()).isEqualTo(v);
+        // the server's rule is the same: 10001 is refused there too
+        assertProblem(api().contentType("application/json")
+                .body("{\"changes\":[{\"op\":\"put\",\"id\":\"cache-w\",\"weight\":10001}]}").post("/diff"), 400, null);
+
+        stage("cache-w", "10000", "");
+        assertThat(text("staged")).contains("put cache-w, weight 10000, no zone");
+        assertThat(weight.getDomAttribute("aria-invalid")).isEqualTo("false");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        WebElement token = driver.findElement(By.id("token"));
+        token.clear();
+        token.sendKeys(TOKEN);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Applied as version " + (v + 1));
+        assertThat(getJson("/nodes/cache-w").get("node").get("weight").asDouble()).isEqualTo(10000.0);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
     void historyComparesTwoKeptVersions() {
         long v1 = putAll("cache-a:1", "cache-b:1");
         long v2 = putAll("cache-c:1", "cache-a:2");
@@ -490,13 +532,18 @@ class PageBrowserTest extends RealServerTest {
     }
 
     private void stage(String id, String weight, String zone) {
+        fill(id, weight, zone);
+        driver.findElement(By.id("stage")).click();
+        waitText("staged", id);
+    }
+
+    /** Types a node into the Change safely fields. */
+    private void fill(String id, String weight, String zone) {
         for (String[] f : new String[][] {{"node-id", id}, {"node-weight", weight}, {"node-zone", zone}}) {
             WebElement e = driver.findElement(By.id(f[0]));
             e.clear();
             e.sendKeys(f[1]);
         }
-        driver.findElement(By.id("stage")).click();
-        waitText("staged", id);
     }
 
     /** A share of the hash space as the page writes it: JavaScript's toFixed(3) of count / 2^32 * 100. */
