@@ -11,7 +11,7 @@ import { RingPanel } from './ring-panel.js';
 
 const ringPanel = new RingPanel();
 const ring = new LiveRing((ownership, points, startedAt) => ringPanel.draw(ownership, points, startedAt));
-ringPanel.follow(ring);
+ringPanel.watch(ring);
 askPanel(ring, ringPanel);
 changePanel(ring, ringPanel);
 historyPanel(ring, ringPanel);

@@ -31,7 +31,7 @@ export class RingPanel {
   }
 
   /** Shows on the page what the ring does: each version drawn, the stream, a failed load. */
-  follow(ring) {
+  watch(ring) {
     this.showStatus(ring);
     ring.addEventListener('drawn', () => {
       this.noteTimings();
