@@ -59,3 +59,16 @@ export function percent(count, of = SPACE) {
 export function number(n) {
   return Number(n).toLocaleString('en-US');
 }
+
+/** What a refused request (an ApiError, or any other error) says to a reader. */
+export function problemText(e) {
+  if (!(e instanceof ApiError)) {
+    return String(e && e.message ? e.message : e);
+  }
+  const title = e.problem && e.problem.title ? e.problem.title : '';
+  const detail = e.problem && e.problem.detail ? e.problem.detail : '';
+  if (e.status === 0) {
+    return detail;
+  }
+  return `${e.status}${title ? ' ' + title : ''}${detail ? ': ' + detail : ''}`;
+}

@@ -1,64 +1,14 @@
-// The ring drawn on a canvas (arcs and points, coloured by node), with an SVG overlay for what is
-// highlighted: a key's hash and its owning arc, moved ranges. A Maglev table is drawn as a strip.
+// The ring drawn on a canvas (arcs and points, coloured by node; a Maglev table as a strip), with
+// its summary and legend, a tip naming what is under the pointer or the keyboard's cursor, and an
+// SVG overlay (ring-overlay.js) for what is highlighted: a key's hash and its owner, moved ranges.
 
 import { SPACE, number, percent } from './api.js';
 import { OTHERS, canvasFill, paintSwatch, styleOf } from './palette.js';
+import { describeItem, itemAt, itemCount, ringData } from './ring-data.js';
+import { R_IN, R_OUT, R_TICK, STRIP_ASPECT, TAU, angle } from './ring-geometry.js';
+import { drawOverlay } from './ring-overlay.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
-const TAU = Math.PI * 2;
-// Radii as fractions of the drawing's side (canvas CSS pixels, or the overlay's 1000 units).
-const R_IN = 0.29;
-const R_OUT = 0.39;
-const R_TICK = 0.42;
-const R_MOVED_IN = 0.428;
-const R_MOVED_OUT = 0.452;
-const R_OWNER = 0.47;
-const STRIP_ASPECT = 4;
 const LEGEND_MAX = 24;
-
-/** The angle of a hash value: 0 at the top, clockwise. */
-function angle(h) {
-  return (h / SPACE) * TAU - Math.PI / 2;
-}
-
-/** Index of the first value >= x in an ascending array, or its length. */
-function lowerBound(values, x) {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] < x) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
-function el(name, attrs = {}, parent = null) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    e.setAttribute(k, String(v));
-  }
-  if (parent) {
-    parent.appendChild(e);
-  }
-  return e;
-}
-
-/** An SVG path along an arc of radius r (overlay units) from angle a0 over span radians. */
-function arcPath(cx, cy, r, a0, span) {
-  if (span >= TAU - 1e-9) {
-    return `M ${cx} ${cy - r} A ${r} ${r} 0 1 1 ${cx} ${cy + r} A ${r} ${r} 0 1 1 ${cx} ${cy - r}`;
-  }
-  const a1 = a0 + span;
-  const x0 = cx + r * Math.cos(a0);
-  const y0 = cy + r * Math.sin(a0);
-  const x1 = cx + r * Math.cos(a1);
-  const y1 = cy + r * Math.sin(a1);
-  return `M ${x0.toFixed(2)} ${y0.toFixed(2)} A ${r} ${r} 0 ${span > Math.PI ? 1 : 0} 1 ${x1.toFixed(2)} ${y1.toFixed(2)}`;
-}
 
 export class RingView {
   constructor({ wrap, canvas, overlay, tip, cursor, summary, legend }) {
@@ -78,24 +28,7 @@ export class RingView {
    * Answers the count of hash values (ring) or entries (Maglev) each node holds as drawn.
    */
   show(points, memberIds) {
-    const index = new Map(memberIds.map((id, i) => [id, i]));
-    const d = { version: points.version, placement: points.placement, pointCount: points.pointCount, index, memberIds };
-    if (points.points) {
-      d.mode = 'points';
-      d.hashes = points.points.map((p) => p.hash);
-      d.nodes = points.points.map((p) => p.node);
-      d.vnodes = points.points.map((p) => p.vnode);
-    } else if (points.entries) {
-      d.mode = 'entries';
-      d.nodes = points.entries;
-    } else {
-      d.mode = 'slices';
-      d.slices = points.slices;
-      d.starts = points.slices.map((s) => s.start);
-    }
-    d.table = points.placement === 'maglev';
-    d.size = d.table ? points.pointCount : SPACE;
-    d.counts = this.countsOf(d);
+    const d = ringData(points, memberIds);
     this.data = d;
     this.cursorIndex = -1;
     this.wrap.classList.toggle('strip', d.table);
@@ -104,23 +37,6 @@ export class RingView {
     this.draw();
     this.drawOverlay();
     return d.counts;
-  }
-
-  /** Per node, what it holds as drawn: exact for points and entries, the named owners' part for slices. */
-  countsOf(d) {
-    const counts = new Map();
-    const add = (node, c) => counts.set(node, (counts.get(node) || 0) + c);
-    if (d.mode === 'points') {
-      const n = d.hashes.length;
-      for (let i = 0; i < n; i++) {
-        add(d.nodes[i], n === 1 ? SPACE : i > 0 ? d.hashes[i] - d.hashes[i - 1] : d.hashes[0] + SPACE - d.hashes[n - 1]);
-      }
-    } else if (d.mode === 'entries') {
-      d.nodes.forEach((node) => add(node, 1));
-    } else {
-      d.slices.forEach((s) => s.owners.forEach((o) => add(o.node, o.count)));
-    }
-    return counts;
   }
 
   styleFor(node) {
@@ -364,105 +280,10 @@ export class RingView {
   }
 
   drawOverlay() {
-    const o = this.overlay;
-    o.replaceChildren();
-    const d = this.data;
-    if (!d) {
-      return;
-    }
-    if (d.table) {
-      this.drawStripOverlay(o);
-      return;
-    }
-    const c = 500;
-    el('text', { x: c, y: c - 10, class: 'center-big', 'text-anchor': 'middle' }, o).textContent = `v${d.version}`;
-    el('text', { x: c, y: c + 28, class: 'center-small', 'text-anchor': 'middle' }, o).textContent =
-      `${number(d.pointCount)} points`;
-    el('text', { x: c, y: 1000 * (0.5 - R_TICK) - 12, class: 'axis', 'text-anchor': 'middle' }, o).textContent = '0';
-    const ranges = this.highlights.ranges;
-    if (ranges && ranges.length) {
-      const r = ((R_MOVED_IN + R_MOVED_OUT) / 2) * 1000;
-      let path = '';
-      for (const m of ranges) {
-        const span = Math.max(((m.end - m.start + 1) / SPACE) * TAU, 0.006);
-        path += arcPath(c, c, r, angle(m.start), span) + ' ';
-      }
-      el('path', { d: path, class: 'moved', 'stroke-width': (R_MOVED_OUT - R_MOVED_IN) * 1000 }, o);
-    }
-    const k = this.highlights.key;
-    if (k && k.explain.placement === 'ring') {
-      const e = k.explain;
-      const span = Math.max((e.count / SPACE) * TAU, 0.01);
-      el('path', { d: arcPath(c, c, R_OWNER * 1000, angle(e.start), span), class: 'owner-arc' }, o);
-      el('path', { d: arcPath(c, c, ((R_IN + R_OUT) / 2) * 1000, angle(e.start), span), class: 'owner-band',
-        'stroke-width': (R_OUT - R_IN) * 1000 }, o);
-      const ap = angle(e.point);
-      el('circle', { cx: c + R_OWNER * 1000 * Math.cos(ap), cy: c + R_OWNER * 1000 * Math.sin(ap), r: 9, class: 'owner-point' }, o);
-      const ak = angle(k.hash);
-      el('line', { x1: c + 0.2 * 1000 * Math.cos(ak), y1: c + 0.2 * 1000 * Math.sin(ak),
-        x2: c + 0.49 * 1000 * Math.cos(ak), y2: c + 0.49 * 1000 * Math.sin(ak), class: 'key-line' }, o);
-      el('circle', { cx: c + 0.2 * 1000 * Math.cos(ak), cy: c + 0.2 * 1000 * Math.sin(ak), r: 7, class: 'key-dot' }, o);
-    }
-  }
-
-  drawStripOverlay(o) {
-    const d = this.data;
-    const h = 1000 / STRIP_ASPECT;
-    el('text', { x: 0, y: h * 0.22, class: 'axis' }, o).textContent = `v${d.version}: entry 0`;
-    el('text', { x: 1000, y: h * 0.22, class: 'axis', 'text-anchor': 'end' }, o).textContent = `entry ${number(d.size - 1)}`;
-    const k = this.highlights.key;
-    if (k && k.explain.placement === 'maglev') {
-      const x = (k.explain.entry / d.size) * 1000;
-      el('rect', { x: x - 2, y: h * 0.25, width: 4, height: h * 0.55, class: 'entry-mark' }, o);
-      el('circle', { cx: x, cy: h * 0.9, r: 6, class: 'key-dot' }, o);
-    }
+    drawOverlay(this.overlay, this.data, this.highlights);
   }
 
   // ------------------------------------------------------------------ hover and keyboard
-
-  /** What sits at a hash value (ring) or entry (Maglev): the item index and its description. */
-  itemAt(pos) {
-    const d = this.data;
-    if (d.mode === 'points') {
-      let i = lowerBound(d.hashes, pos);
-      if (i === d.hashes.length) {
-        i = 0;
-      }
-      return i;
-    }
-    if (d.mode === 'entries') {
-      return Math.min(d.nodes.length - 1, Math.max(0, Math.floor(pos)));
-    }
-    return Math.max(0, lowerBound(d.starts, pos + 1) - 1);
-  }
-
-  itemCount() {
-    const d = this.data;
-    return d.mode === 'points' ? d.hashes.length : d.mode === 'entries' ? d.nodes.length : d.slices.length;
-  }
-
-  describeItem(i) {
-    const d = this.data;
-    if (d.mode === 'points') {
-      const n = d.hashes.length;
-      const prev = i > 0 ? d.hashes[i - 1] : d.hashes[n - 1] - SPACE;
-      const count = n === 1 ? SPACE : d.hashes[i] - prev;
-      return { text: `${d.vnodes[i]} · node ${d.nodes[i]} · point ${d.hashes[i]} · owns ${number(count)} hash values (${percent(count)})`,
-        pos: d.hashes[i] };
-    }
-    if (d.mode === 'entries') {
-      return { text: `entry ${number(i)} · node ${d.nodes[i]}`, pos: i + 0.5 };
-    }
-    const s = d.slices[i];
-    const size = s.end - s.start + 1;
-    const parts = s.owners.map((o) => `${o.node} ${percent(o.count, size)}`);
-    if (s.othersCount > 0) {
-      parts.push(`${s.othersNodes} others ${percent(s.othersCount, size)}`);
-    }
-    const what = d.table ? 'entries' : 'hash values';
-    return { text: `slice ${i + 1} of ${d.slices.length} (${what} ${number(s.start)}–${number(s.end)}): ${parts.join(', ')}`,
-      pos: (s.start + s.end) / 2 };
-  }
 
   /** Where on the canvas (CSS pixels) a hash value or entry is drawn. */
   place(pos) {
@@ -501,7 +322,7 @@ export class RingView {
       }
       pos = Math.min(SPACE - 1, Math.floor((a / TAU) * SPACE));
     }
-    const item = this.describeItem(this.itemAt(pos));
+    const item = describeItem(d, itemAt(d, pos));
     this.showTip(item.text, x, y);
   }
 
@@ -510,7 +331,7 @@ export class RingView {
     if (!d || d.pointCount === 0) {
       return;
     }
-    const n = this.itemCount();
+    const n = itemCount(d);
     let i = this.cursorIndex;
     switch (ev.key) {
       case 'ArrowRight':
@@ -541,7 +362,7 @@ export class RingView {
     }
     ev.preventDefault();
     this.cursorIndex = i;
-    const item = this.describeItem(i);
+    const item = describeItem(d, i);
     const p = this.place(item.pos);
     this.showTip(item.text, p.x, p.y);
     this.cursor.textContent = item.text;

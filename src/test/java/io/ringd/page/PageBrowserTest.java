@@ -120,14 +120,19 @@ class PageBrowserTest extends RealServerTest {
     @Test
     void thePageLoadsWithItsPolicyAndNoConsoleError() {
         putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:2:eu-1c");
-        for (String path : List.of("/", "/app/app.js", "/app/styles.css", "/app/ring-view.js")) {
+        List<String> paths = new ArrayList<>(List.of("/"));
+        PageAssetsTest.files().forEach(f -> paths.add("/app/" + f));
+        assertThat(paths).contains("/app/app.js", "/app/styles.css", "/app/ring-view.js", "/app/favicon.svg");
+        for (String path : paths) { // the page and every file of it, each module the page imports among them
             Answer a = Answer.of(httpGet(path));
             assertThat(a.status()).as(path).isEqualTo(200);
             assertThat(a.header("content-security-policy")).as(path).startsWith("default-src 'self'");
             assertThat(a.header("content-security-policy")).as(path).doesNotContain("unsafe", "data:", "*");
         }
         assertThat(Answer.of(httpGet("/")).header("content-type")).startsWith("text/html");
-        assertThat(Answer.of(httpGet("/app/app.js")).header("content-type")).startsWith("text/javascript");
+        for (String path : paths.stream().filter(p -> p.endsWith(".js")).toList()) {
+            assertThat(Answer.of(httpGet(path)).header("content-type")).as(path).startsWith("text/javascript");
+        }
         assertProblem(httpGet("/index.html"), 404, null); // the page is at / only
         assertProblem(httpGet("/app/nope.js"), 404, null);
         long v = version();
@@ -315,6 +320,48 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void aWeightOutside0To10000IsRefusedInThePageAnd10000IsTaken() {
+        long v = putAll("cache-a:1", "cache-b:1");
+        open();
+        waitRendered(v);
+        JavascriptExecutor js = driver;
+        js.executeScript("window.requested = []; const f = window.fetch; "
+                + "window.fetch = (...a) => { window.requested.push(String(a[0])); return f(...a); };");
+        WebElement weight = driver.findElement(By.id("node-weight"));
+        for (String refused : List.of("10001", "10000.5", "0", "-1", "")) {
+            fill("cache-w", refused, "");
+            driver.findElement(By.id("stage")).click();
+            String expected = "Weight must be a number above 0 and at most 10000: "
+                    + (refused.isEmpty() ? "type one." : refused + " is not.");
+            waitText("change-answer", expected);
+            assertThat(driver.findElement(By.id("change-answer")).getDomAttribute("class")).as(refused).contains("error");
+            assertThat(weight.getDomAttribute("aria-invalid")).as(refused).isEqualTo("true");
+            assertThat(driver.switchTo().activeElement().getDomAttribute("id")).as(refused).isEqualTo("node-weight");
+            assertThat(text("staged")).as(refused).isEqualTo("Nothing staged.");
+        }
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Stage a change first: nothing to preview.");
+        assertThat(js.executeScript("return window.requested")).as("requests sent").isEqualTo(List.of());
+        assertThat(version()).isEqualTo(v);
+        // the server's rule is the same: 10001 is refused there too
+        assertProblem(api().contentType("application/json")
+                .body("{\"changes\":[{\"op\":\"put\",\"id\":\"cache-w\",\"weight\":10001}]}").post("/diff"), 400, null);
+
+        stage("cache-w", "10000", "");
+        assertThat(text("staged")).contains("put cache-w, weight 10000, no zone");
+        assertThat(weight.getDomAttribute("aria-invalid")).isEqualTo("false");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        WebElement token = driver.findElement(By.id("token"));
+        token.clear();
+        token.sendKeys(TOKEN);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Applied as version " + (v + 1));
+        assertThat(getJson("/nodes/cache-w").get("node").get("weight").asDouble()).isEqualTo(10000.0);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
     void historyComparesTwoKeptVersions() {
         long v1 = putAll("cache-a:1", "cache-b:1");
         long v2 = putAll("cache-c:1", "cache-a:2");
@@ -485,13 +532,18 @@ class PageBrowserTest extends RealServerTest {
     }
 
     private void stage(String id, String weight, String zone) {
+        fill(id, weight, zone);
+        driver.findElement(By.id("stage")).click();
+        waitText("staged", id);
+    }
+
+    /** Types a node into the Change safely fields. */
+    private void fill(String id, String weight, String zone) {
         for (String[] f : new String[][] {{"node-id", id}, {"node-weight", weight}, {"node-zone", zone}}) {
             WebElement e = driver.findElement(By.id(f[0]));
             e.clear();
             e.sendKeys(f[1]);
         }
-        driver.findElement(By.id("stage")).click();
-        waitText("staged", id);
     }
 
     /** A share of the hash space as the page writes it: JavaScript's toFixed(3) of count / 2^32 * 100. */

@@ -1,0 +1,101 @@
+// What the panels share: the ring as the page knows it. It loads one version of GET /ownership and
+// GET /points, has it drawn, and follows /ring/events so that any other version is loaded within a
+// second. The panels read `version` (the one drawn), ask for `refresh()` after a change of their
+// own, and listen for its events: "drawn" (a version drawn and painted), "stream" (the stream's
+// state changed: `stream` is connecting, live or lost) and "failed" (a load failed: `error`).
+
+import { call, query } from './api.js';
+
+/** Resolves once the browser has laid out and painted what was just changed. */
+function painted() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+export class LiveRing extends EventTarget {
+  /** draw(ownership, points, startedAt): draws one version at once (startedAt: when its load began). */
+  constructor(draw) {
+    super();
+    this.draw = draw;
+    this.version = null;
+    this.stream = 'connecting';
+    this.error = null;
+    this.refreshing = null;
+    this.again = false;
+    this.source = null;
+    this.retry = 500;
+  }
+
+  /** Loads and draws the current ring; calls made while one runs are folded into one more. */
+  refresh() {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        const startedAt = performance.now();
+        const [ownership, points] = await Promise.all([call('/ownership'), call('/points')]);
+        if (ownership.version !== points.version) {
+          this.again = true; // a change landed between the two: read both again
+          continue;
+        }
+        this.draw(ownership, points, startedAt);
+        this.version = ownership.version;
+        await painted();
+        this.dispatchEvent(new Event('drawn'));
+      } while (this.again);
+    })().catch((e) => {
+      this.error = e;
+      this.dispatchEvent(new Event('failed'));
+    }).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** Follows /ring/events after version `after` (from now, if null): any version but the one drawn redraws. */
+  follow(after) {
+    if (this.source) {
+      this.source.close();
+    }
+    const es = new EventSource('/ring/events' + (after !== undefined && after !== null ? query({ after }) : ''));
+    this.source = es;
+    const onVersion = (e) => {
+      this.retry = 500;
+      if (Number(e.lastEventId) !== this.version) {
+        this.refresh();
+      }
+    };
+    es.addEventListener('snapshot', onVersion);
+    es.addEventListener('change', onVersion);
+    es.addEventListener('open', () => this.setStream('live'));
+    es.addEventListener('error', () => {
+      this.setStream('lost');
+      if (es.readyState === EventSource.CLOSED && this.source === es) {
+        // refused (a full server, say): the browser will not retry by itself
+        setTimeout(() => this.follow(this.version), this.retry);
+        this.retry = Math.min(this.retry * 2, 15000);
+      }
+    });
+  }
+
+  /** Loads the ring, then follows it. */
+  start() {
+    return this.refresh().then(() => this.follow(this.version));
+  }
+
+  /** Closes the stream, so that a page left (or in the back-forward cache) holds no connection. */
+  stop() {
+    if (this.source) {
+      this.source.close();
+      this.source = null;
+    }
+    this.setStream('connecting');
+  }
+
+  setStream(stream) {
+    this.stream = stream;
+    this.dispatchEvent(new Event('stream'));
+  }
+}
