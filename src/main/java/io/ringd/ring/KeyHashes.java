@@ -22,14 +22,14 @@ public final class KeyHashes {
      * allocates nothing.
      * ketama is MD5 too, its first four digest bytes read little-endian, as
      * libketama's ketama_hashi does.
-     * murmur3 is MurmurHash3 x86_32 with seed 0, as commons-codec's
-     * hash32x86 computes it (tail bytes unsigned, unlike the deprecated
-     * MurmurHash3.hash32 and Guava's murmur3_32), so it is right for every
-     * UTF-8 key, including characters outside the BMP. It reads an ASCII
-     * key's chars four at a time as its little-endian blocks, without
-     * encoding them; from the first non-ASCII char on, the rest of the key
-     * is encoded into a per-thread buffer and hashed from there
-     * (KeyHashesTest checks it against commons-codec).
+     * murmur3 is MurmurHash3 x86_32 with seed 0, written here from the
+     * algorithm (tail bytes unsigned, unlike Guava's deprecated
+     * murmur3_32), so it is right for every UTF-8 key, including characters
+     * outside the BMP. It reads an ASCII key's chars four at a time as its
+     * little-endian blocks, without encoding them; from the first non-ASCII
+     * char on, the rest of the key is encoded into a per-thread buffer and
+     * hashed from there (KeyHashesTest checks it against golden values, the
+     * vectors' hashes and a reference implementation over the UTF-8 bytes).
      */
 
     /** The default hash function's name. */

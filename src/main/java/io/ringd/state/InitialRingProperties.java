@@ -9,10 +9,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The settings of a new, empty ring. Once a ring exists its settings live
  * with it and change only through {@code PUT /settings}.
  *
- * @param hash            {@code md5}, {@code murmur3} or {@code sha256}
- * @param vnodesPerWeight points per unit of weight, 1 .. 4096
- * @param algorithm       {@code ring}
- * @param maglevTableSize the Maglev table size, a prime between 1,009 and 5,000,011
+ * @param hash            {@code md5}, {@code murmur3}, {@code sha256} or {@code ketama} (as {@link RingSettings#hash()})
+ * @param vnodesPerWeight points per unit of weight, 1 .. 4096 (used by {@code ring} with md5, murmur3, sha256)
+ * @param algorithm       {@code ring} or {@code maglev}
+ * @param maglevTableSize the Maglev table size, a prime between 1,009 and 5,000,011 (used by {@code maglev})
  */
 @ConfigurationProperties("ringd.ring")
 public record InitialRingProperties(@DefaultValue("md5") String hash, @DefaultValue("128") int vnodesPerWeight,
