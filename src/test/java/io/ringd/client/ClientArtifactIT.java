@@ -48,7 +48,8 @@ import tools.jackson.databind.node.ObjectNode;
  * routes as it does here, and the client follows this server and routes as
  * it does. Java and the project's own Maven wrapper alone; third-party
  * artifacts come from the build's local repository, read-only (Maven's
- * local repository tail), and ringd-client only from the repository made
+ * local repository tail; one missing there is downloaded into the
+ * repository made here), and ringd-client only from the repository made
  * here. Run by failsafe in verify, once package has built the client's files.
  */
 @Timeout(300)
@@ -60,7 +61,7 @@ class ClientArtifactIT extends RealServerTest {
     private static final String VERSION = System.getProperty("ringd.version");
     private static final Path WORK = BASEDIR.resolve("target/client-artifact-it");
 
-    /** The ring the consumer builds with the library alone, and the key it routes. */
+    /** The ring the consumer builds with the library alone, and the key it routes (as CONSUMER_MAIN writes them). */
     private static final RingConfig CONSUMER_CONFIG = RingConfig.of("murmur3", 64);
     private static final List<Node> CONSUMER_NODES = List.of(new Node("a", 1, "z1"), new Node("b", 2, "z2"),
             Node.of("c", 0.5));
