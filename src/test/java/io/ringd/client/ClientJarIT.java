@@ -35,21 +35,26 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The client needs nothing of the server: target/ringd-client.jar (built in
- * package) and its declared dependencies alone, in a JVM of their own,
- * route like the server and follow its change stream. Run by failsafe in
- * verify.
+ * package) and its dependencies alone ({@link #CLIENT_DEPENDENCIES}), in a
+ * JVM of their own, route like the server and follow its change stream. Run
+ * by failsafe in verify.
  */
 @Timeout(180)
 @EnabledIfSystemProperty(named = "ringd.client.jar", matches = ".+",
         disabledReason = "run by failsafe in verify, once package has built the jar (pom.xml sets the property)")
 class ClientJarIT extends RealServerTest {
 
-    /** The client jar's dependencies, as the README names them: group path and artifact in a Maven repository. */
+    /**
+     * The client's dependencies, as the README names them and as a project that
+     * depends on io.ringd:ringd-client resolves them (src/client/pom.xml declares
+     * jackson-databind and jackson-core; jackson-annotations comes with
+     * databind; Micrometer is optional): group path and artifact in a Maven
+     * repository.
+     */
     static final List<String> CLIENT_DEPENDENCIES = List.of(
             "tools/jackson/core/jackson-databind",
             "tools/jackson/core/jackson-core",
-            "com/fasterxml/jackson/core/jackson-annotations",
-            "commons-codec/commons-codec");
+            "com/fasterxml/jackson/core/jackson-annotations");
 
     private static final Path CLIENT_JAR = Paths.get(System.getProperty("ringd.client.jar", "target/ringd-client.jar"));
 
@@ -62,9 +67,9 @@ class ClientJarIT extends RealServerTest {
         }
         assertThat(names).contains("io/ringd/ring/HashRing.class", "io/ringd/client/RingClient.class",
                 "io/ringd/client/RingClientCli.class", "META-INF/MANIFEST.MF");
-        assertThat(names).allMatch(n -> n.startsWith("io/ringd/ring/") || n.startsWith("io/ringd/client/")
-                || n.equals("io/") || n.equals("io/ringd/") || n.equals("META-INF/") || n.equals("META-INF/MANIFEST.MF"),
-                "only io/ringd/ring/**, io/ringd/client/** and the manifest");
+        assertThat(names).allMatch(n -> n.startsWith("io/ringd/ring/") || n.startsWith("io/ringd/wire/")
+                || n.startsWith("io/ringd/client/") || n.equals("io/") || n.equals("io/ringd/") || n.equals("META-INF/")
+                || n.equals("META-INF/MANIFEST.MF"), "only io/ringd/ring/**, io/ringd/wire/**, io/ringd/client/** and the manifest");
     }
 
     @Test
@@ -177,24 +182,31 @@ class ClientJarIT extends RealServerTest {
         return pb.start();
     }
 
-    /** The client jar and its declared dependencies, found on this JVM's class path by artifact; nothing else. */
+    /** The client jar and its dependencies, found on this JVM's class path by artifact; nothing else. */
     static String clientClassPath() throws Exception {
-        Set<String> classPath = testClassPath();
         List<String> entries = new ArrayList<>();
         entries.add(CLIENT_JAR.toAbsolutePath().toString());
         for (String dependency : CLIENT_DEPENDENCIES) {
-            String artifact = dependency.substring(dependency.lastIndexOf('/') + 1);
-            List<String> found = classPath.stream().filter(e -> {
-                Path path = Paths.get(e);
-                Path versionDir = path.getParent();
-                return path.getFileName().toString().startsWith(artifact + "-") && e.endsWith(".jar")
-                        && versionDir != null && versionDir.getParent() != null
-                        && versionDir.getParent().toString().replace(File.separatorChar, '/').endsWith("/" + dependency);
-            }).toList();
-            assertThat(found).as("exactly one %s on the test class path", dependency).hasSize(1);
-            entries.add(found.get(0));
+            entries.add(buildJar(dependency).toString());
         }
         return String.join(File.pathSeparator, entries);
+    }
+
+    /**
+     * The jar of {@code dependency} (group path and artifact) on this JVM's class
+     * path, in a Maven repository's layout: the one the server builds with.
+     */
+    static Path buildJar(String dependency) throws Exception {
+        String artifact = dependency.substring(dependency.lastIndexOf('/') + 1);
+        List<String> found = testClassPath().stream().filter(e -> {
+            Path path = Paths.get(e);
+            Path versionDir = path.getParent();
+            return path.getFileName().toString().startsWith(artifact + "-") && e.endsWith(".jar")
+                    && versionDir != null && versionDir.getParent() != null
+                    && versionDir.getParent().toString().replace(File.separatorChar, '/').endsWith("/" + dependency);
+        }).toList();
+        assertThat(found).as("exactly one %s on the test class path", dependency).hasSize(1);
+        return Paths.get(found.get(0));
     }
 
     /** Every jar of this JVM's class path, also when the test runner hides it behind a manifest-only jar. */
