@@ -37,7 +37,9 @@ import tools.jackson.databind.JsonNode;
  * {@code /ring/events} resume with {@code Last-Event-ID} answer as the
  * library does for the acknowledged memberships. Seeded: the seed is printed,
  * {@code -Dringd.seed=N} replays the writes (the kill moments depend on timing
- * too); {@code -Dringd.crash.rounds=N} runs more rounds.
+ * too); {@code -Dringd.crash.rounds=N} sets the number of rounds: 4 in
+ * {@code ./mvnw verify} (pom.xml), 20 from {@code .ci/run}, 20 when run
+ * without the property.
  */
 @Timeout(600)
 @EnabledIfSystemProperty(named = "ringd.jar", matches = ".+",

@@ -51,7 +51,8 @@ import tools.jackson.databind.node.ObjectNode;
         "ringd.history.versions=101",
         "ringd.watch.keep-alive=1s",
         "ringd.watch.max-streams=" + RealServerTest.MAX_STREAMS,
-        "logging.level.io.ringd=WARN" })
+        "logging.level.io.ringd=WARN",
+        "logging.level.org.openapitools=WARN" })
 public abstract class RealServerTest {
 
     protected static final String TOKEN = "api-test-admin-token-0123456789";

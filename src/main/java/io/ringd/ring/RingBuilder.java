@@ -12,11 +12,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Makes rings: from scratch for {@link HashRing#of}, and incrementally from
- * the previous version for a batch of changes or a new config, within the
- * node and point limits (docs/ring.md sections 3, 4, 8 and 11), for each
- * placement: {@code "id#i"} points, libketama's points (section 14) and
- * Maglev tables (section 15).
+ * Makes rings: from scratch for {@link HashRing#of} and for a new config,
+ * and incrementally from the previous version for a batch of changes
+ * ({@link IncrementalBuild}), within the node and point limits (docs/ring.md
+ * sections 3, 4, 8 and 11), for each placement: {@code "id#i"} points,
+ * libketama's points (section 14) and Maglev tables (section 15).
  */
 final class RingBuilder {
 
@@ -24,9 +24,11 @@ final class RingBuilder {
      * Design note.
      *
      * Every HashRing is made by snapshot() below (or tableSnapshot() for a
-     * Maglev table), through finish(), the only caller of its constructor,
-     * so the invariants the ring's design note lists are established here
-     * and nowhere else:
+     * Maglev table), through finish(), the only caller of its constructor;
+     * snapshot() takes the sorted entries through a PointWriter, which
+     * splits them into points, owners and shadowed in one pass. So the
+     * invariants the ring's design note lists are established here and
+     * nowhere else:
      *   - members ascending by id: of() collects them in a TreeMap,
      *     apply() merges the batch, sorted by id, into the old members
      *     (String.compareTo is byte-wise on the ASCII ids), and a
@@ -42,10 +44,11 @@ final class RingBuilder {
      *     the first entry of each point group is the point and its owner
      *     (points[], owners[]), so the smallest id wins a collision, and
      *     the others, the members a collision hid, are shadowed[], sorted
-     *     (snapshot). oldEntries() merges the two back when a change needs
-     *     them. Collisions are rare (about n^2 / 2^33 for n points), so the
-     *     ring keeps 8 bytes per point plus its search index, rather than
-     *     every vnode hash and every entry (20 bytes per point);
+     *     (snapshot). A change merges the two back into one ascending
+     *     run as it walks them (IncrementalBuild.merge). Collisions are
+     *     rare (about n^2 / 2^33 for n points), so the ring keeps 8 bytes
+     *     per point plus its search index, rather than every vnode hash
+     *     and every entry (20 bytes per point);
      *   - points strictly ascending (biased, signed order) and
      *     points.length == owners.length;
      *   - at most HashRing.MAX_NODES members and HashRing.MAX_POINTS vnodes:
@@ -53,9 +56,10 @@ final class RingBuilder {
      *     nothing behind. (A Maglev table has no vnodes: its size is bounded
      *     by RingConfig.)
      *
-     * Incremental changes. A change hashes only the points a node gains
-     * or loses (a new node all of its own, a reweight up its new suffix, a
-     * reweight down the suffix it drops, a zone change or a removal none),
+     * Incremental changes (IncrementalBuild). A change hashes only the
+     * points a node gains or loses (a new node all of its own, a reweight
+     * up its new suffix, a reweight down the suffix it drops, a zone change
+     * or a removal none),
      * sorts those, filters the old entries of removed nodes and dropped
      * suffixes out while renumbering member indices, and merges the two
      * sorted runs, dropping a gained point the node already had: linear in
@@ -63,16 +67,17 @@ final class RingBuilder {
      * suffix's entries can be taken out by value only when the node's
      * points were all distinct (its entries number its vnodes); a node
      * that hashed one point twice, which only weak test hashes do, has
-     * its remaining points hashed afresh instead. Nothing depends on the order of
-     * operations: the entries, and so the ring, are a function of the set of
-     * (id, weight) and the config.
+     * its remaining points hashed afresh instead. Nothing depends on the
+     * order of operations: the entries, and so the ring, are a function of
+     * the set of (id, weight) and the config.
      *
      * Ketama. A node's digest count depends on every weight (their sum) and
      * on the node count, so one change can change every node's count. The
-     * incremental path needs no special case for it: rebuild() recomputes
-     * the wanted count of every member of the next version (pointCounts)
-     * and treats each member whose count changed as changed, keeping the
-     * prefix of points it had and digesting only the new ones. When every
+     * incremental path needs no special case for it: apply() works out the
+     * wanted count of every member of the next version (checkLimits, through
+     * Ketama.pointCounts), and IncrementalBuild treats each member whose
+     * count changed as changed, keeping the prefix of points it had and
+     * digesting only the new ones. When every
      * count moves (a node joins a ring of equal weights and a float rounding
      * tips some counts from 40 to 39 or back), that is a rebuild of those
      * members' entries, still exact, still no more digests than needed.
@@ -174,7 +179,7 @@ final class RingBuilder {
         if (ring.config().algorithm() == RingConfig.Algorithm.MAGLEV) {
             return maglev(ring.config(), ring.version() + 1, members, ring);
         }
-        return rebuild(ring, members, want);
+        return IncrementalBuild.rebuild(ring, members, want);
     }
 
     /** {@code ring}'s membership under {@code newConfig}, one version later; {@code ring} itself for the same config. */
@@ -194,160 +199,8 @@ final class RingBuilder {
         return tableSnapshot(config, version, members, perm, Maglev.fill(members, perm, size));
     }
 
-    /**
-     * The next version of {@code ring} with members {@code next} (ascending
-     * by id) placing {@code wantPoints[m]} points each, reusing every
-     * unchanged entry.
-     */
-    private static HashRing rebuild(HashRing ring, Node[] next, int[] wantPoints) {
-        RingConfig config = ring.config();
-        Node[] members = ring.memberArray();
-        int[] had = ring.placedCounts();
-        int[] oldToNew = new int[members.length];
-        Arrays.fill(oldToNew, -1); // -1: removed, or its points are placed afresh
-        int[] changedNew = new int[next.length];
-        int[][] gained = new int[next.length][];
-        int changedCount = 0;
-        int[] entryCounts = null; // entries per old member, counted when a node shrinks
-        int[] shrunk = new int[members.length];
-        int[][] dropped = new int[members.length][];
-        int shrunkCount = 0;
-        int o = 0;
-        for (int m = 0; m < next.length; m++) {
-            Node n = next[m];
-            while (o < members.length && members[o].id().compareTo(n.id()) < 0) {
-                o++; // removed member
-            }
-            int want = wantPoints[m];
-            if (o < members.length && members[o].id().equals(n.id())) {
-                if (want >= had[o]) { // the same points, or more: keep them, place the new suffix
-                    oldToNew[o] = m;
-                    if (want > had[o]) {
-                        gained[changedCount] = placePoints(config, n.id(), had[o], want);
-                        changedNew[changedCount++] = m;
-                    }
-                } else { // fewer: take the dropped suffix out, or place the rest afresh
-                    if (entryCounts == null) {
-                        entryCounts = entryCounts(ring);
-                    }
-                    if (entryCounts[o] == had[o]) {
-                        oldToNew[o] = m;
-                        dropped[shrunkCount] = placePoints(config, n.id(), want, had[o]);
-                        shrunk[shrunkCount++] = o;
-                    } else {
-                        gained[changedCount] = placePoints(config, n.id(), 0, want);
-                        changedNew[changedCount++] = m;
-                    }
-                }
-                o++;
-            } else {
-                gained[changedCount] = placePoints(config, n.id(), 0, want);
-                changedNew[changedCount++] = m;
-            }
-        }
-        long[] added = entriesOf(changedNew, gained, changedCount);
-        long[] removed = entriesOf(shrunk, dropped, shrunkCount); // old indices
-        int[] points = ring.biasedPoints();
-        int[] owners = ring.ownerIndices();
-        long[] shadowed = ring.shadowedEntries();
-        // The points: at most the old ones and the added ones (a promoted shadowed entry takes its group's
-        // point); the old entries kept less the shadowed ones when that is smaller (a removal), which is
-        // exact unless a collision changes (the writer grows or trims then). The entries kept are counted
-        // from the vnodes placed when no member hashed one point twice, which every real hash gives.
-        long bound = (long) points.length + added.length;
-        if (ring.vnodeCount() == points.length + shadowed.length) {
-            long kept = -removed.length;
-            for (int k = 0; k < members.length; k++) {
-                if (oldToNew[k] >= 0) {
-                    kept += had[k];
-                }
-            }
-            bound = Math.max(0, Math.min(bound, kept + added.length - shadowed.length));
-        }
-        PointWriter out = new PointWriter((int) bound, next.length);
-        int a = 0;
-        int r = 0;
-        int i = 0;
-        int s = 0;
-        if (removed.length == 0) { // the usual case: each old point, after the shadowed entries below it
-            for (; i < points.length; i++) {
-                long e = (long) points[i] << 32 | owners[i];
-                while (s < shadowed.length && shadowed[s] < e) { // rare: a collision hid it
-                    long hidden = shadowed[s++];
-                    int newIndex = oldToNew[(int) hidden];
-                    if (newIndex >= 0) {
-                        hidden = (hidden & 0xFFFF_FFFF_0000_0000L) | newIndex;
-                        while (a < added.length && added[a] < hidden) {
-                            out.add(added[a++]);
-                        }
-                        if (a < added.length && added[a] == hidden) {
-                            a++;
-                        }
-                        out.add(hidden);
-                    }
-                }
-                int newIndex = oldToNew[(int) e];
-                if (newIndex < 0) {
-                    continue;
-                }
-                e = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
-                while (a < added.length && added[a] < e) {
-                    out.add(added[a++]);
-                }
-                if (a < added.length && added[a] == e) {
-                    a++; // a gained vnode on a point the member already had
-                }
-                out.add(e);
-            }
-        }
-        while (i < points.length || s < shadowed.length) { // the old entries in order: points and shadowed merged
-            long e;
-            long winner = i < points.length ? (long) points[i] << 32 | owners[i] : Long.MAX_VALUE;
-            if (s < shadowed.length && (i == points.length || shadowed[s] < winner)) {
-                e = shadowed[s++];
-            } else {
-                e = winner;
-                i++;
-            }
-            int newIndex = oldToNew[(int) e];
-            if (newIndex < 0) {
-                continue;
-            }
-            while (r < removed.length && removed[r] < e) {
-                r++;
-            }
-            if (r < removed.length && removed[r] == e) {
-                continue; // a vnode of a dropped suffix
-            }
-            e = (e & 0xFFFF_FFFF_0000_0000L) | newIndex;
-            while (a < added.length && added[a] < e) {
-                out.add(added[a++]);
-            }
-            if (a < added.length && added[a] == e) {
-                a++; // a gained vnode on a point the member already had
-            }
-            out.add(e);
-        }
-        while (a < added.length) {
-            out.add(added[a++]);
-        }
-        return snapshot(config, ring.version() + 1, next, wantPoints, out);
-    }
-
-    /** The entries (points and shadowed) each member of {@code ring} has. */
-    private static int[] entryCounts(HashRing ring) {
-        int[] counts = new int[ring.nodeCount()];
-        for (int m : ring.ownerIndices()) {
-            counts[m]++;
-        }
-        for (long e : ring.shadowedEntries()) {
-            counts[(int) e]++;
-        }
-        return counts;
-    }
-
     /** Points {@code from .. want-1} of {@code id} under {@code config}, in index order. */
-    private static int[] placePoints(RingConfig config, String id, int from, int want) {
+    static int[] placePoints(RingConfig config, String id, int from, int want) {
         return config.algorithm() == RingConfig.Algorithm.KETAMA
                 ? Ketama.points(id, from, want)
                 : hashVnodes(config.hash(), id, from, want);
@@ -366,7 +219,7 @@ final class RingBuilder {
     }
 
     /** Sorted, distinct entries of members {@code which[k]} placing {@code points[k]}, for k < count. */
-    private static long[] entriesOf(int[] which, int[][] points, int count) {
+    static long[] entriesOf(int[] which, int[][] points, int count) {
         int total = 0;
         for (int k = 0; k < count; k++) {
             total += points[k].length;
@@ -444,7 +297,7 @@ final class RingBuilder {
     }
 
     /** The ring whose sorted entries {@code out} was given. */
-    private static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
+    static HashRing snapshot(RingConfig config, long version, Node[] members, int[] placed,
             PointWriter out) {
         long vnodeCount = 0;
         for (int v : placed) {
@@ -456,70 +309,6 @@ final class RingBuilder {
         long[] shadowed = out.shadowedCount == 0 ? NO_LONGS : Arrays.copyOf(out.shadowed, out.shadowedCount);
         return finish(config, version, members, placed, shadowed, vnodeCount, points, owners, out.index(), out.owns,
                 0, null);
-    }
-
-    /**
-     * Takes a ring's entries in ascending order and writes, in that one
-     * pass, what the snapshot keeps: the first entry of each point group as
-     * the point and its owner, the others as shadowed, which members own a
-     * point, and the histogram the search index is made of (HashRing's
-     * design note), for the bucket count of {@code capacity} points. When
-     * more or fewer points arrive (a collision came or went) and the bucket
-     * count differs, the ring makes its index itself.
-     */
-    private static final class PointWriter {
-        int[] points;
-        int[] owners;
-        final boolean[] owns;
-        final int[] histogram;
-        final int shift;
-        long[] shadowed = NO_LONGS;
-        int shadowedCount;
-        int count;
-        int last;
-
-        PointWriter(int capacity, int memberCount) {
-            points = new int[capacity];
-            owners = new int[capacity];
-            owns = new boolean[memberCount];
-            int bits = HashRing.indexBits(capacity);
-            histogram = new int[(1 << bits) + 1];
-            shift = 32 - bits;
-        }
-
-        void add(long entry) {
-            int p = (int) (entry >>> 32);
-            if (count > 0 && p == last) {
-                if (shadowedCount == shadowed.length) {
-                    shadowed = Arrays.copyOf(shadowed, Math.max(8, shadowedCount * 2));
-                }
-                shadowed[shadowedCount++] = entry;
-                return;
-            }
-            int m = (int) entry;
-            if (count == points.length) { // more points than the capacity foresaw: rare
-                points = Arrays.copyOf(points, Math.max(16, count + (count >> 3)));
-                owners = Arrays.copyOf(owners, points.length);
-            }
-            points[count] = p;
-            owners[count] = m;
-            owns[m] = true;
-            histogram[((p ^ HashRing.BIAS) >>> shift) + 1]++;
-            count++;
-            last = p;
-        }
-
-        /** The search index of the points written, or null when it needs another bucket count. */
-        int[] index() {
-            if (count == 0 || histogram.length != (1 << HashRing.indexBits(count)) + 1) {
-                return null;
-            }
-            int[] idx = histogram;
-            for (int b = 1; b < idx.length; b++) {
-                idx[b] += idx[b - 1];
-            }
-            return idx;
-        }
     }
 
     /**

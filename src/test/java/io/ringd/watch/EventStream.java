@@ -120,6 +120,33 @@ public final class EventStream implements AutoCloseable {
         }
     }
 
+    /** The events (not comments) received and not yet taken, taken now without waiting. */
+    public List<Event> takeReceivedEvents() {
+        List<Event> out = new ArrayList<>();
+        Event e;
+        while ((e = events.poll()) != null) {
+            if (!e.isComment()) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Waits {@code quiet} once for all of {@code streams} and answers, for
+     * each, the events (not comments) it received meanwhile: a silence
+     * checked on several streams at the cost of one.
+     */
+    public static List<List<Event>> eventsWithin(Duration quiet, List<EventStream> streams)
+            throws InterruptedException {
+        Thread.sleep(quiet.toMillis());
+        List<List<Event>> out = new ArrayList<>();
+        for (EventStream s : streams) {
+            out.add(s.takeReceivedEvents());
+        }
+        return out;
+    }
+
     /** The events (not comments) received within {@code quiet} of each other. */
     public List<Event> drainEvents(Duration quiet) throws InterruptedException {
         List<Event> out = new ArrayList<>();

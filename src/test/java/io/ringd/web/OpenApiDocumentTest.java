@@ -37,36 +37,23 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openapitools.codegen.DefaultGenerator;
 import org.openapitools.codegen.config.CodegenConfigurator;
 import org.openapitools.codegen.config.GlobalSettings;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
+import io.ringd.RealServerTest;
 import io.swagger.parser.OpenAPIParser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The OpenAPI document at {@code /v3/api-docs} as a client's tooling sees it: it validates with
  * swagger-parser, a Java client generated from it with openapi-generator compiles, and its request
- * bodies, error answers and media types describe what goes over the wire.
+ * bodies, error answers and media types describe what goes over the wire. It reads the document only,
+ * so it runs on the server the other API tests share.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "ringd.store=memory",
-        "ringd.admin.token=" + OpenApiDocumentTest.TOKEN,
-        "logging.level.io.ringd=WARN",
-        "logging.level.org.openapitools=WARN" })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OpenApiDocumentTest {
+class OpenApiDocumentTest extends RealServerTest {
 
-    static final String TOKEN = "openapi-test-admin-token-0123456";
     static final String JSON_TYPE = "application/json";
-    static final String PROBLEM_JSON = "application/problem+json";
-    static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    int port;
 
     /** The document as served, and parsed. */
     String text;
