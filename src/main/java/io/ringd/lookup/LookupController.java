@@ -282,7 +282,6 @@ class LookupController {
     @ApiResponse(responseCode = "200", description = "The owners, in request order")
     @ApiResponse(responseCode = "400", description = "Bad body or key")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
-    @ApiResponse(responseCode = "415", description = "Body not JSON")
     @ApiResponse(responseCode = "503", description = "The ring has no nodes")
     BatchAnswer routeBatch(@RequestBody RouteBatchRequest body, @Parameter(hidden = true) RingState current) {
         List<String> keys = body.checked();
