@@ -29,6 +29,11 @@ import org.springframework.web.servlet.handler.HandlerMappingIntrospector;
 import org.springframework.web.util.ServletRequestPathUtils;
 
 import io.ringd.state.RingService;
+import io.ringd.web.problem.ApiException;
+import io.ringd.web.problem.BodyTooLargeException;
+import io.ringd.web.problem.InvalidBodyException;
+import io.ringd.web.problem.ProblemWriter;
+import io.ringd.web.problem.Problems;
 
 /**
  * Refuses, before anything else runs, what the servlet container would

@@ -9,7 +9,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import io.ringd.web.ApiException;
+import io.ringd.web.problem.ApiException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

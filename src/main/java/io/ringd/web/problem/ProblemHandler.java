@@ -1,4 +1,4 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -40,6 +40,7 @@ import io.ringd.ring.RingException;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
+import io.ringd.web.RingHeaders;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.TokenStreamContext;
