@@ -14,7 +14,7 @@ class ProblemHandlerTest {
         ProblemHandler handler = new ProblemHandler(new ProblemWriter());
         for (Exception e : List.of(new IllegalArgumentException("a bug's message"), new IllegalStateException("x"),
                 new NullPointerException())) {
-            var r = handler.unexpected(e);
+            var r = handler.refused(e);
             assertThat(r.getStatusCode().value()).as(e.toString()).isEqualTo(500);
             var p = (org.springframework.http.ProblemDetail) r.getBody();
             assertThat(p.getType().toString()).isEqualTo("urn:ringd:problem:internal");
