@@ -23,7 +23,8 @@ import io.ringd.client.RingClientMetrics;
  * and a Java client that ships alone with it (no Spring, Micrometer optional);
  * features (lookup, membership, placement, admin, metrics, load, watch, page, warmup) that own their
  * requests, answers and checks and never reach into one another; shared
- * web plumbing that knows no feature; the service core (state, store) that
+ * web plumbing that knows no feature, with its problem handling beneath
+ * it; the service core (state, store) that
  * knows no HTTP; and no cycles between packages.
  */
 @AnalyzeClasses(packages = "io.ringd", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -82,6 +83,13 @@ class ArchitectureTest {
             .that().resideInAPackage("io.ringd.web..")
             .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
             .because("features declare what they need (RingApi, AdminOnly); web decides from that, not from routes");
+
+    @ArchTest
+    static final ArchRule problemHandlingNeedsNothingElseOfWeb = noClasses()
+            .that().resideInAPackage("io.ringd.web.problem..")
+            .should().dependOnClassesThat().resideInAPackage("io.ringd.web")
+            .because("web's filters and interceptors refuse with problems; the problem types, their writer and "
+                    + "the handler need nothing of them, so the two do not form a cycle");
 
     @ArchTest
     static final ArchRule theServiceCoreKnowsNoHttpAndNoFeature = noClasses()

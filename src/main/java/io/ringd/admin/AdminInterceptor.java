@@ -15,8 +15,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ringd.web.AdminOnly;
-import io.ringd.web.ApiException;
-import io.ringd.web.Problems;
+import io.ringd.web.problem.ApiException;
+import io.ringd.web.problem.Problems;
 
 /**
  * Who may write: a handler marked {@link AdminOnly} runs only for a request

@@ -100,11 +100,9 @@ class LoadController {
                     examples = @ExampleObject(value = "{\"load\":42.5}"))))
     @ApiResponse(responseCode = "200", description = "Reported")
     @ApiResponse(responseCode = "400", description = "Bad id or load")
-    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
     @ApiResponse(responseCode = "404", description = "No such member")
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
-    @ApiResponse(responseCode = "415", description = "Body not JSON")
     NodeLoadAnswer putLoad(@Parameter(description = ID, example = "cache-1") @PathVariable String id,
             @RequestBody LoadRequest body,
             @Parameter(description = IF_MATCH, example = "7")
@@ -122,7 +120,6 @@ class LoadController {
             + "Clearing a node that has no reported load answers the same.")
     @ApiResponse(responseCode = "200", description = "Cleared")
     @ApiResponse(responseCode = "400", description = "Bad id")
-    @ApiResponse(responseCode = "401", description = "Missing or wrong admin token")
     @ApiResponse(responseCode = "404", description = "No such member")
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     NodeLoadAnswer clearLoad(@Parameter(description = ID, example = "cache-1") @PathVariable String id,

@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 import io.ringd.ring.HashRing;
 import io.ringd.state.NodeLoads;
-import io.ringd.web.ApiException;
+import io.ringd.web.problem.ApiException;
 
 /**
  * Consistent hashing with bounded loads (SPEC.md section 8; Mirrokni, Thorup

@@ -2,7 +2,7 @@ package io.ringd.lookup;
 
 import java.nio.charset.StandardCharsets;
 
-import io.ringd.web.ApiException;
+import io.ringd.web.problem.ApiException;
 
 /** Checks of the keys looked up. */
 final class Keys {

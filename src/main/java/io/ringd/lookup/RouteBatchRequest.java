@@ -2,7 +2,7 @@ package io.ringd.lookup;
 
 import java.util.List;
 
-import io.ringd.web.ApiException;
+import io.ringd.web.problem.ApiException;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 

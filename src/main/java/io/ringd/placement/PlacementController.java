@@ -15,8 +15,8 @@ import io.ringd.state.ChangeBatch;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
 import io.ringd.web.ApiDocs;
-import io.ringd.web.ApiException;
-import io.ringd.web.Fields;
+import io.ringd.web.problem.ApiException;
+import io.ringd.web.problem.Fields;
 import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -105,7 +105,6 @@ class PlacementController {
     @ApiResponse(responseCode = "400", description = "Bad change or parameter")
     @ApiResponse(responseCode = "404", description = "A removal names no member")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
-    @ApiResponse(responseCode = "415", description = "Body not JSON")
     DiffAnswer preview(@RequestBody ChangeBatch body,
             @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
             @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges,

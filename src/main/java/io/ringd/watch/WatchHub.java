@@ -35,8 +35,8 @@ import io.ringd.state.RingHistory;
 import io.ringd.state.RingListener;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
-import io.ringd.web.ApiException;
-import io.ringd.web.Problems;
+import io.ringd.web.problem.ApiException;
+import io.ringd.web.problem.Problems;
 import io.ringd.web.RingHeaders;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -9,6 +9,9 @@ import org.springframework.http.server.ServerHttpResponse;
 import org.springframework.web.cors.DefaultCorsProcessor;
 import org.springframework.web.servlet.handler.AbstractHandlerMapping;
 
+import io.ringd.web.problem.ProblemWriter;
+import io.ringd.web.problem.Problems;
+
 /**
  * A cross-origin request from an origin {@code ringd.cors.allowed-origins}
  * does not name is refused with a 403 problem detail, like every other

@@ -1,5 +1,8 @@
 package io.ringd.web;
 
+import io.ringd.web.problem.ApiException;
+import io.ringd.web.problem.Problems;
+
 /**
  * {@code If-Match} on the admin calls of every feature (README): the ring
  * version, bare or quoted; {@code *} matches any; a weak tag never matches.

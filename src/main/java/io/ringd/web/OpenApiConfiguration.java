@@ -7,6 +7,7 @@ import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.ringd.web.problem.ProblemSchema;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
@@ -43,7 +44,6 @@ import io.swagger.v3.oas.models.security.SecurityRequirement;
 class OpenApiConfiguration {
 
     static final String ADMIN_SCHEME = "admin";
-    static final String PROBLEM_SCHEMA = "Problem";
 
     @Bean
     OpenApiCustomizer problemSchema() {
@@ -89,7 +89,7 @@ class OpenApiConfiguration {
     private static void shape(String code, ApiResponse response, boolean ring) {
         if (code.startsWith("4") || code.startsWith("5")) {
             response.setContent(new Content().addMediaType(ApiDocs.PROBLEM, new MediaType()
-                    .schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM_SCHEMA))));
+                    .schema(new Schema<>().$ref("#/components/schemas/" + ProblemSchema.NAME))));
         } else if (code.equals("304")) {
             response.setContent(null);
         }

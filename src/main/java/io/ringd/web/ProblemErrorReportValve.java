@@ -8,6 +8,9 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.http.ProblemDetail;
 
+import io.ringd.web.problem.ProblemWriter;
+import io.ringd.web.problem.Problems;
+
 /**
  * The container's last-resort error answer, as a problem detail instead of
  * an HTML page, with the security headers. It answers what never reaches the

@@ -19,6 +19,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
+import io.ringd.web.problem.ApiException;
+
 /**
  * One strictness for query parameters, as for JSON fields: a parameter the
  * handler does not declare ({@code ?version=} on {@code /ownership}, a

@@ -15,6 +15,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import io.ringd.state.LookupEvents;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
+import io.ringd.web.problem.ApiException;
+import io.ringd.web.problem.Problems;
 
 /**
  * On every request to a {@link RingApi} handler: reads the current state

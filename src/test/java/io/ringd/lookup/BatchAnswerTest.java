@@ -9,7 +9,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import io.ringd.web.ApiException;
+import io.ringd.web.problem.ApiException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 class BatchAnswerTest {
 
     /** The answer as Jackson writes a record of the same components without a serializer of its own. */
-    record PlainAnswer(long version, List<LookupController.KeyNode> routes) {
+    record PlainAnswer(long version, List<BatchAnswer.KeyNode> routes) {
     }
 
     static final long SEED = Long.getLong("ringd.seed", System.nanoTime());
@@ -47,19 +47,19 @@ class BatchAnswerTest {
         JsonMapper mapper = JsonMapper.builder().build();
         Random rnd = new Random(SEED);
         for (int round = 0; round < 200; round++) {
-            List<LookupController.KeyNode> routes = new ArrayList<>();
+            List<BatchAnswer.KeyNode> routes = new ArrayList<>();
             int n = rnd.nextInt(50);
             for (int i = 0; i < n; i++) {
                 String key = randomKey(rnd);
-                routes.add(new LookupController.KeyNode(key, Keys.valid(key) ? key : "node-" + i));
+                routes.add(new BatchAnswer.KeyNode(key, Keys.valid(key) ? key : "node-" + i));
             }
             long version = rnd.nextBoolean() ? rnd.nextInt(1000) : rnd.nextLong();
-            String written = mapper.writeValueAsString(new LookupController.BatchAnswer(version, routes));
+            String written = mapper.writeValueAsString(new BatchAnswer(version, routes));
             assertThat(written).as("seed %d, round %d", SEED, round)
                     .isEqualTo(mapper.writeValueAsString(new PlainAnswer(version, routes)));
         }
-        assertThat(mapper.writeValueAsString(new LookupController.BatchAnswer(7,
-                List.of(new LookupController.KeyNode("a\"b", "n1"), new LookupController.KeyNode("\u00e9", "n2")))))
+        assertThat(mapper.writeValueAsString(new BatchAnswer(7,
+                List.of(new BatchAnswer.KeyNode("a\"b", "n1"), new BatchAnswer.KeyNode("\u00e9", "n2")))))
                 .isEqualTo("{\"version\":7,\"routes\":[{\"key\":\"a\\\"b\",\"node\":\"n1\"},"
                         + "{\"key\":\"\u00e9\",\"node\":\"n2\"}]}");
     }

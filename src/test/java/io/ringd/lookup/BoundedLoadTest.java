@@ -17,7 +17,7 @@ import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
 import io.ringd.ring.RingException;
 import io.ringd.state.NodeLoads;
-import io.ringd.web.ApiException;
+import io.ringd.web.problem.ApiException;
 
 /**
  * The bounded-load rule of {@link BoundedLoad}, against a brute-force walk of

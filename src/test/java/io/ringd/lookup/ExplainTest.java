@@ -26,13 +26,13 @@ class ExplainTest {
         Map<String, Long> at = Map.of("A#0", 1000L, "A#1", 2000L, "B#0", 2000L, "B#1", 3000L, "B#2", 3000L,
                 "k-wrap", 3500L, "k-first", 999L, "k-a1", 2000L, "k-b", 2500L);
         HashRing ring = HashRing.of(new RingConfig(fixed(at), 3), 0, List.of(Node.of("A", 2.0 / 3), Node.of("B", 1)));
-        assertThat(LookupController.Explain.of(ring, ring.hash("k-a1"))).isEqualTo(new LookupController.Explain(
+        assertThat(Explain.of(ring, ring.hash("k-a1"))).isEqualTo(new Explain(
                 "ring", "A", 1, 2000L, "A#1", 1001L, 2000L, false, null, null, null, null, 1000));
-        assertThat(LookupController.Explain.of(ring, ring.hash("k-b"))).isEqualTo(new LookupController.Explain(
+        assertThat(Explain.of(ring, ring.hash("k-b"))).isEqualTo(new Explain(
                 "ring", "B", 2, 3000L, "B#1", 2001L, 3000L, false, null, null, null, null, 1000));
-        LookupController.Explain wrap = new LookupController.Explain("ring", "A", 0, 1000L, "A#0", 3001L, 1000L, true,
+        Explain wrap = new Explain("ring", "A", 0, 1000L, "A#0", 3001L, 1000L, true,
                 null, null, null, null, (1L << 32) - 3000 + 1000);
-        assertThat(LookupController.Explain.of(ring, ring.hash("k-wrap"))).isEqualTo(wrap);
-        assertThat(LookupController.Explain.of(ring, ring.hash("k-first"))).isEqualTo(wrap);
+        assertThat(Explain.of(ring, ring.hash("k-wrap"))).isEqualTo(wrap);
+        assertThat(Explain.of(ring, ring.hash("k-first"))).isEqualTo(wrap);
     }
 }

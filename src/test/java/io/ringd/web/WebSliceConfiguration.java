@@ -13,6 +13,7 @@ import io.ringd.state.RingService;
 import io.ringd.state.RingSettings;
 import io.ringd.store.MemoryRingStore;
 import io.ringd.store.StoreProperties;
+import io.ringd.web.problem.ProblemWriter;
 
 /**
  * What a {@code @WebMvcTest} slice of one controller needs besides it: a

@@ -1,4 +1,4 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -13,8 +13,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param field    the parameter, header or JSON field at fault ({@code changes[2].weight}), when there is one
  * @param instance the path of the request refused, on refusals made by a handler
  */
-@Schema(name = "Problem", description = "An RFC 9457 problem detail")
-record ProblemSchema(
+@Schema(name = ProblemSchema.NAME, description = "An RFC 9457 problem detail")
+public record ProblemSchema(
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "urn:ringd:problem:bad-request") String type,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "Bad request") String title,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "400") int status,
@@ -22,4 +22,7 @@ record ProblemSchema(
         String detail,
         @Schema(nullable = true, example = "changes[2].weight") String field,
         @Schema(nullable = true, format = "uri-reference", example = "/membership") String instance) {
+
+    /** The schema's name in the API description's components. */
+    public static final String NAME = "Problem";
 }

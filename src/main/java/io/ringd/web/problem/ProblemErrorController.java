@@ -1,4 +1,4 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;

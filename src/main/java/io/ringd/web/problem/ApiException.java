@@ -1,4 +1,4 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 /** A request refused with a given problem type, optionally naming the field at fault. */
 public class ApiException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -6,6 +6,7 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
@@ -21,13 +22,14 @@ public class ProblemWriter {
     public void write(HttpServletResponse response, Problems type, String detail, String field) throws IOException {
         ProblemDetail p = type.detail(detail, field);
         response.setStatus(type.status().value());
-        SecurityHeaders.noStore(response);
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
         response.getOutputStream().write(bytes(p));
     }
 
-    byte[] bytes(ProblemDetail p) {
+    /** The body of {@code p}: its type, title, status and detail, then its properties, in this order. */
+    public byte[] bytes(ProblemDetail p) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", p.getType().toString());
         body.put("title", p.getTitle());

@@ -1,11 +1,11 @@
-package io.ringd.web;
+package io.ringd.web.problem;
 
 import java.io.IOException;
 
 /** A request body that is not valid UTF-8 (an invalid, overlong or truncated sequence, or a surrogate): 400. */
-class InvalidBodyException extends IOException {
+public class InvalidBodyException extends IOException {
 
-    InvalidBodyException(String message) {
+    public InvalidBodyException(String message) {
         super(message);
     }
 }

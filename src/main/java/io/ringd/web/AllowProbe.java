@@ -1,0 +1,168 @@
+package io.ringd.web;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * The {@code Allow} header that OPTIONS answers for a request's path, asked
+ * of the application itself (the rest of the filter chain) with the answer
+ * discarded: what a refused TRACE names as allowed.
+ */
+final class AllowProbe {
+
+    private AllowProbe() {
+    }
+
+    /** The methods OPTIONS allows for {@code request}'s path, or {@code null} when it gives no answer. */
+    static String allow(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException {
+        HttpServletRequest options = new HttpServletRequestWrapper(request) {
+            @Override
+            public String getMethod() {
+                return "OPTIONS";
+            }
+
+            @Override
+            public String getHeader(String name) {
+                return name.equalsIgnoreCase("Origin") || name.startsWith("Access-Control") ? null
+                        : super.getHeader(name);
+            }
+        };
+        AllowCapture probe = new AllowCapture(response);
+        try {
+            chain.doFilter(options, probe);
+        } catch (RuntimeException | ServletException e) {
+            // no answer for OPTIONS: Allow stays empty
+        }
+        return probe.allow;
+    }
+
+    /** A response that keeps only the {@code Allow} header written to it and passes nothing on. */
+    private static final class AllowCapture extends HttpServletResponseWrapper {
+        private String allow;
+        private final Map<String, String> headers = new HashMap<>();
+        private final ServletOutputStream sink = new ServletOutputStream() {
+            @Override
+            public void write(int b) {
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setWriteListener(WriteListener listener) {
+            }
+        };
+
+        AllowCapture(HttpServletResponse response) {
+            super(response);
+        }
+
+        private void header(String name, String value) {
+            if (name.equalsIgnoreCase(HttpHeaders.ALLOW)) {
+                allow = value;
+            }
+            headers.put(name.toLowerCase(Locale.ROOT), value);
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            header(name, value);
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            header(name, value);
+        }
+
+        @Override
+        public boolean containsHeader(String name) {
+            return headers.containsKey(name.toLowerCase(Locale.ROOT));
+        }
+
+        @Override
+        public String getHeader(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+
+        @Override
+        public Collection<String> getHeaders(String name) {
+            String v = getHeader(name);
+            return v == null ? List.of() : List.of(v);
+        }
+
+        @Override
+        public void setStatus(int sc) {
+        }
+
+        @Override
+        public void sendError(int sc) {
+        }
+
+        @Override
+        public void sendError(int sc, String msg) {
+        }
+
+        @Override
+        public void setContentType(String type) {
+        }
+
+        @Override
+        public void setContentLength(int len) {
+        }
+
+        @Override
+        public void setContentLengthLong(long len) {
+        }
+
+        @Override
+        public void setCharacterEncoding(String charset) {
+        }
+
+        @Override
+        public ServletOutputStream getOutputStream() {
+            return sink;
+        }
+
+        @Override
+        public PrintWriter getWriter() {
+            return new PrintWriter(OutputStream.nullOutputStream());
+        }
+
+        @Override
+        public void flushBuffer() {
+        }
+
+        @Override
+        public boolean isCommitted() {
+            return false;
+        }
+
+        @Override
+        public void reset() {
+        }
+
+        @Override
+        public void resetBuffer() {
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.ringd.web.problem;
+
+import java.util.List;
+import java.util.function.BiFunction;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.ProblemDetail;
+
+import io.ringd.ring.RingException;
+import io.ringd.state.InvalidInputException;
+import io.ringd.state.StoreUnavailableException;
+import io.ringd.state.VersionException;
+
+/**
+ * The refusals of the ring and its service, each exception type named once
+ * with the problem it is answered with. A refusal's {@code field} names the
+ * input at fault; {@link Fields#named} can rename it, and the table says,
+ * per type, whether a renamed field applies.
+ */
+final class Refusals {
+
+    private static final Logger log = LoggerFactory.getLogger(Refusals.class);
+
+    private static final List<Refusal<?>> ALL = List.of(
+            new Refusal<>(ApiException.class,
+                    (e, field) -> e.problem().detail(e.getMessage(), field != null ? field : e.field())),
+            new Refusal<>(InvalidInputException.class,
+                    (e, field) -> Problems.BAD_REQUEST.detail(e.getMessage(), field != null ? field : e.field())),
+            new Refusal<>(RingException.NoNodes.class, (e, field) -> Problems.NO_NODES
+                    .detail("the ring has no nodes: add one with PUT /nodes/{id}", null)),
+            naming(RingException.UnknownNode.class, Problems.NODE_NOT_FOUND, "id"),
+            new Refusal<>(RingException.LimitExceeded.class, (e, field) -> Problems.LIMIT_EXCEEDED
+                    .detail(e.getMessage() + "; nothing was changed", field)),
+            naming(RingException.InvalidBatch.class, Problems.BAD_REQUEST, "changes"),
+            naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
+            naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
+            naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
+            new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)));
+
+    private Refusals() {
+    }
+
+    /**
+     * The problem for {@code e}, when it is one of the refusals; {@code field},
+     * when not {@code null}, names the input in place of the refusal's own.
+     * {@code null} when {@code e} is no refusal.
+     */
+    static ProblemDetail problem(Throwable e, String field) {
+        for (Refusal<?> r : ALL) {
+            if (r.type().isInstance(e)) {
+                return r.problem(e, field);
+            }
+        }
+        return null;
+    }
+
+    /** A refusal answered with its message, naming {@code field} (or the input it was renamed to). */
+    private static <E extends RuntimeException> Refusal<E> naming(Class<E> type, Problems problem, String field) {
+        return new Refusal<>(type, (e, renamed) -> problem.detail(e.getMessage(), renamed != null ? renamed : field));
+    }
+
+    private static ProblemDetail storeUnavailable(StoreUnavailableException e) {
+        if (e.outcomeUnknown()) {
+            log.error("Store unavailable while storing a change; it may have been stored", e);
+            return Problems.STORE_UNAVAILABLE.detail("the store became unreachable while the change was being "
+                    + "stored: it may or may not have been applied; read the ring (GET /ring) before trying again",
+                    null);
+        }
+        log.error("Store unavailable; the change was not applied", e);
+        return Problems.STORE_UNAVAILABLE.detail("the change could not be made durable and was not applied", null);
+    }
+
+    /** One refusal: its exception type, and its problem given the field it was renamed to (or {@code null}). */
+    private record Refusal<E extends Throwable>(Class<E> type, BiFunction<E, String, ProblemDetail> answer) {
+
+        ProblemDetail problem(Throwable e, String field) {
+            return answer.apply(type.cast(e), field);
+        }
+    }
+}
