@@ -198,6 +198,23 @@ public final class HashRing implements Placement {
         return RingBuilder.withConfig(this, newConfig);
     }
 
+    /**
+     * The ring a recorded version describes: this ring with {@code changes}
+     * applied, under {@code config}, at {@code version}, whatever the steps
+     * did to the version number (both changes and a config are two steps; a
+     * step that changes nothing the ring is made of, such as a Maglev table
+     * size under {@code RING}, is none), so a follower lands on the version
+     * it was told of.
+     *
+     * @throws RingException.InvalidBatch  if an id appears twice in the batch
+     * @throws RingException.UnknownNode   if a removal names no member
+     * @throws RingException.LimitExceeded past the node or point limit
+     */
+    public HashRing apply(List<? extends Change> changes, RingConfig config, long version) {
+        HashRing next = (changes.isEmpty() ? this : apply(changes)).withConfig(config);
+        return next.version() == version ? next : of(config, version, next.nodes());
+    }
+
     // ---------------------------------------------------------------- lookups
 
     /**

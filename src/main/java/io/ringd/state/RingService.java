@@ -171,12 +171,7 @@ public final class RingService {
                 HistoryDelta d = latest.history().delta(v);
                 RingState before = current.get();
                 RingSettings settings = d.settings() != null ? d.settings() : before.settings();
-                HashRing ring = d.settings() != null
-                        ? before.ring().apply(d.changes()).withConfig(settings.toConfig())
-                        : before.ring().apply(d.changes());
-                if (ring.version() != v) { // a delta that changed nothing: rebuild at its version
-                    ring = HashRing.of(settings.toConfig(), v, ring.nodes());
-                }
+                HashRing ring = before.ring().apply(d.changes(), settings.toConfig(), v);
                 RingState next = RingState.of(settings, ring, d.committedAt());
                 if (d.fingerprint() != null && !d.fingerprint().equals(next.fingerprint())) {
                     log.error("Version {} applied here has fingerprint {} but was stored with {}: reloading",
