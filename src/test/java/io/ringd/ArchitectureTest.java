@@ -17,7 +17,8 @@ import io.ringd.client.RingClientMetrics;
 
 /**
  * The shape of the code (docs/architecture.md): a plain-Java ring library
- * and a Java client that ships alone with it (no Spring, Micrometer optional);
+ * and a Java client that ships alone with it and the wire forms both sides
+ * read and write (no Spring, Micrometer optional);
  * features (lookup, membership, placement, admin, metrics, load, watch, page) that own their
  * requests, answers and checks and never reach into one another; shared
  * web plumbing that knows no feature; the service core (state, store) that
@@ -47,10 +48,18 @@ class ArchitectureTest {
     static final ArchRule clientUsesOnlyTheRingLibraryJacksonAndTheJdk = classes()
             .that().resideInAPackage("io.ringd.client..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    "io.ringd.client..", "io.ringd.ring..", "java..", "tools.jackson..",
+                    "io.ringd.client..", "io.ringd.ring..", "io.ringd.wire..", "java..", "tools.jackson..",
                     "com.fasterxml.jackson.annotation..", "org.apache.commons.codec..", "io.micrometer..")
             .because("the Java client ships alone in target/ringd-client.jar: the ring library, Jackson and the JDK, "
                     + "no Spring and nothing of the server");
+
+    @ArchTest
+    static final ArchRule wireFormsArePlainJavaAndJackson = classes()
+            .that().resideInAPackage("io.ringd.wire..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    "io.ringd.wire..", "io.ringd.ring..", "java..", "tools.jackson..", "com.fasterxml.jackson.annotation..")
+            .because("the wire forms ship in the client jar and are read by the server alike: the ring library, "
+                    + "Jackson and the JDK, no Spring, no Micrometer, nothing of the server");
 
     @ArchTest
     static final ArchRule clientTouchesMicrometerOnlyInItsMetrics = noClasses()
