@@ -51,7 +51,7 @@ class RingClientTest {
         return t;
     }
 
-    private RingClient.Builder builder(String baseUrl) {
+    private RingClientBuilder builder(String baseUrl) {
         return RingClient.builder(baseUrl).backoff(Duration.ofMillis(20), Duration.ofMillis(300))
                 .requestTimeout(Duration.ofSeconds(2)).idleTimeout(Duration.ofSeconds(5)).metrics(false)
                 .listener((previous, current) -> swaps.add(new HashRing[] {previous, current}));
@@ -555,7 +555,7 @@ class RingClientTest {
         assertThatThrownBy(() -> RingClient.builder("http://h/?x=1")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RingClient.builder("not a url")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not a url");
-        RingClient.Builder b = RingClient.builder("http://localhost:8080");
+        RingClientBuilder b = RingClient.builder("http://localhost:8080");
         assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("idleTimeout");
         assertThatThrownBy(() -> b.backoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
