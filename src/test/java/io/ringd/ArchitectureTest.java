@@ -20,7 +20,8 @@ import io.ringd.client.RingClientMetrics;
 
 /**
  * The shape of the code (docs/architecture.md): a plain-Java ring library
- * and a Java client that ships alone with it (no Spring, Micrometer optional);
+ * and a Java client that ships alone with it and the wire forms both sides
+ * read and write (no Spring, Micrometer optional);
  * features (lookup, membership, placement, admin, metrics, load, watch, page, warmup) that own their
  * requests, answers and checks and never reach into one another; shared
  * web plumbing that knows no feature, with its problem handling beneath
@@ -36,7 +37,7 @@ class ArchitectureTest {
 
     /** Every package of the service, the library and the client: FEATURES, the shared ones and the root. */
     static final String[] SHARED = {"io.ringd", "io.ringd.ring..", "io.ringd.client..", "io.ringd.state..",
-            "io.ringd.store..", "io.ringd.web.."};
+            "io.ringd.store..", "io.ringd.web..", "io.ringd.wire.."};
 
     static String[] known() {
         return Stream.concat(Arrays.stream(SHARED), Arrays.stream(FEATURES))
@@ -60,10 +61,18 @@ class ArchitectureTest {
     static final ArchRule clientUsesOnlyTheRingLibraryJacksonAndTheJdk = classes()
             .that().resideInAPackage("io.ringd.client..")
             .should().onlyDependOnClassesThat().resideInAnyPackage(
-                    "io.ringd.client..", "io.ringd.ring..", "java..", "tools.jackson..",
+                    "io.ringd.client..", "io.ringd.ring..", "io.ringd.wire..", "java..", "tools.jackson..",
                     "com.fasterxml.jackson.annotation..", "io.micrometer..")
             .because("the Java client ships alone in target/ringd-client.jar: the ring library, Jackson and the JDK, "
                     + "no Spring and nothing of the server");
+
+    @ArchTest
+    static final ArchRule wireFormsArePlainJavaAndJackson = classes()
+            .that().resideInAPackage("io.ringd.wire..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(
+                    "io.ringd.wire..", "io.ringd.ring..", "java..", "tools.jackson..", "com.fasterxml.jackson.annotation..")
+            .because("the wire forms ship in the client jar and are read by the server alike: the ring library, "
+                    + "Jackson and the JDK, no Spring, no Micrometer, nothing of the server");
 
     @ArchTest
     static final ArchRule clientTouchesMicrometerOnlyInItsMetrics = noClasses()

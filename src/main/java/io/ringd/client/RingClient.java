@@ -5,7 +5,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -101,7 +100,7 @@ public final class RingClient implements AutoCloseable {
     private final AutoCloseable metrics;
     private volatile boolean closed;
 
-    private RingClient(Builder b) {
+    RingClient(RingClientBuilder b) {
         this.baseUrl = b.baseUrl;
         this.listeners.addAll(b.listeners);
         HttpClient http = b.httpClient != null ? b.httpClient
@@ -116,7 +115,7 @@ public final class RingClient implements AutoCloseable {
     }
 
     /** A builder for a client of the ringd server at {@code baseUrl} ({@code http://host:port}). */
-    public static Builder builder(String baseUrl) {
+    public static RingClientBuilder builder(String baseUrl) {
         Objects.requireNonNull(baseUrl, "baseUrl");
         try {
             return builder(URI.create(baseUrl));
@@ -126,8 +125,8 @@ public final class RingClient implements AutoCloseable {
     }
 
     /** A builder for a client of the ringd server at {@code baseUrl}. */
-    public static Builder builder(URI baseUrl) {
-        return new Builder(baseUrl);
+    public static RingClientBuilder builder(URI baseUrl) {
+        return new RingClientBuilder(baseUrl);
     }
 
     /** A client with the default settings, already following the server at {@code baseUrl}. */
@@ -383,107 +382,6 @@ public final class RingClient implements AutoCloseable {
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
-        }
-    }
-
-    // ---------------------------------------------------------------- builder
-
-    /** Settings of a {@link RingClient}; {@link #build()} starts it. */
-    public static final class Builder {
-        private final URI baseUrl;
-        private Duration connectTimeout = Duration.ofSeconds(5);
-        private Duration requestTimeout = Duration.ofSeconds(30);
-        private Duration idleTimeout = Duration.ofSeconds(45);
-        private Duration initialBackoff = Duration.ofMillis(250);
-        private Duration maxBackoff = Duration.ofSeconds(30);
-        private HttpClient httpClient;
-        private boolean metrics = true;
-        private final List<Listener> listeners = new ArrayList<>();
-
-        private Builder(URI baseUrl) {
-            Objects.requireNonNull(baseUrl, "baseUrl");
-            String scheme = baseUrl.getScheme();
-            if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) || baseUrl.getHost() == null
-                    || baseUrl.getRawQuery() != null || baseUrl.getRawFragment() != null) {
-                throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
-            }
-            this.baseUrl = baseUrl;
-        }
-
-        /** How long to wait for a TCP connection (default 5 s); unused with {@link #httpClient}. */
-        public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
-            return this;
-        }
-
-        /**
-         * How long to wait for the answer to {@code GET /ring}, and for the
-         * headers of the event stream (default 30 s).
-         */
-        public Builder requestTimeout(Duration timeout) {
-            this.requestTimeout = positive(timeout, "requestTimeout");
-            return this;
-        }
-
-        /**
-         * How long the event stream may stay silent before the client drops it
-         * and reconnects (default 45 s; the server sends a keep-alive at least
-         * every 15 s).
-         */
-        public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive(timeout, "idleTimeout");
-            return this;
-        }
-
-        /**
-         * The bounds of the reconnect backoff (default 250 ms to 30 s): after
-         * f failures in a row the client waits a random time between half and
-         * all of {@code min(max, initial * 2^f)}.
-         */
-        public Builder backoff(Duration initial, Duration max) {
-            positive(initial, "initial backoff");
-            positive(max, "max backoff");
-            if (max.compareTo(initial) < 0) {
-                throw new IllegalArgumentException("max backoff must be at least the initial one (" + initial + "): " + max);
-            }
-            this.initialBackoff = initial;
-            this.maxBackoff = max;
-            return this;
-        }
-
-        /** The HTTP client to use (for TLS or a proxy); requests are sent as HTTP/1.1. */
-        public Builder httpClient(HttpClient client) {
-            this.httpClient = Objects.requireNonNull(client, "httpClient");
-            return this;
-        }
-
-        /** A listener told of every verified ring, the first one included. */
-        public Builder listener(Listener listener) {
-            this.listeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /**
-         * Whether to register the client's meters with Micrometer's global
-         * registry when Micrometer is on the class path (default true; see
-         * {@link RingClientMetrics} to bind to a registry of your own).
-         */
-        public Builder metrics(boolean enabled) {
-            this.metrics = enabled;
-            return this;
-        }
-
-        /** A client with these settings, already following the server on a daemon thread. */
-        public RingClient build() {
-            return new RingClient(this);
-        }
-
-        private static Duration positive(Duration d, String name) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive: " + d);
-            }
-            return d;
         }
     }
 }

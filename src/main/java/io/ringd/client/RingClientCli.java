@@ -65,7 +65,7 @@ public final class RingClientCli {
             return usage("an option lacks its number");
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        RingClient.Builder builder = RingClient.builder(args[0]);
+        RingClientBuilder builder = RingClient.builder(args[0]);
         if (watch) {
             builder.listener((previous, current) -> printVersion(out, current));
         }

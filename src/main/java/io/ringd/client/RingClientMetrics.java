@@ -25,7 +25,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code ringd.client.reconnects} and {@code ringd.client.reloads} (counters).
  * </ul>
  * A client registers them with Micrometer's global registry by itself when
- * Micrometer is on the class path (see {@link RingClient.Builder#metrics});
+ * Micrometer is on the class path (see {@link RingClientBuilder#metrics});
  * bind this to a registry of your own with {@code new RingClientMetrics(client).bindTo(registry)}.
  * This is the only class of the client that touches Micrometer, so the
  * client runs without it.

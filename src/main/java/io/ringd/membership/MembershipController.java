@@ -18,15 +18,15 @@ import io.ringd.ring.Node;
 import io.ringd.ring.RingException;
 import io.ringd.state.ChangeBatch;
 import io.ringd.state.NodeInput;
-import io.ringd.state.RingDocument;
-import io.ringd.state.RingDocument.NodeDocument;
 import io.ringd.state.RingService;
-import io.ringd.state.RingSettings;
 import io.ringd.state.RingState;
 import io.ringd.web.AdminOnly;
 import io.ringd.web.ApiDocs;
 import io.ringd.web.IfMatch;
 import io.ringd.web.RingApi;
+import io.ringd.wire.NodeJson;
+import io.ringd.wire.RingJson;
+import io.ringd.wire.SettingsJson;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -51,13 +51,13 @@ class MembershipController {
         this.ring = ring;
     }
 
-    record NodesAnswer(long version, List<NodeDocument> nodes) {
+    record NodesAnswer(long version, List<NodeJson> nodes) {
     }
 
-    record NodeAnswer(long version, NodeDocument node) {
+    record NodeAnswer(long version, NodeJson node) {
     }
 
-    record SettingsAnswer(long version, RingSettings settings) {
+    record SettingsAnswer(long version, SettingsJson settings) {
     }
 
     record VersionAnswer(long version) {
@@ -74,7 +74,7 @@ class MembershipController {
     @ApiResponse(responseCode = "304", description = "Not modified since the tag in If-None-Match",
             headers = @Header(name = HttpHeaders.ETAG, description = "The same tag",
                     schema = @Schema(type = "string", example = "\"8-5c4a568501f2a916\"")))
-    ResponseEntity<RingDocument> ring(@Parameter(description = "The ETag of a ring held by the client",
+    ResponseEntity<RingJson> ring(@Parameter(description = "The ETag of a ring held by the client",
             example = "\"7-0a1b2c3d4e5f6789\"")
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             @Parameter(hidden = true) RingState s) {
@@ -83,14 +83,14 @@ class MembershipController {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
         }
         return ResponseEntity.ok().eTag(etag)
-                .body(RingDocument.of(s));
+                .body(s.document());
     }
 
     @GetMapping("/nodes")
     @Operation(summary = "The members", description = "Ascending by id.")
     @ApiResponse(responseCode = "200", description = "The members")
     NodesAnswer nodes(@Parameter(hidden = true) RingState s) {
-        return new NodesAnswer(s.version(), NodeDocument.all(s.nodes()));
+        return new NodesAnswer(s.version(), NodeJson.all(s.nodes()));
     }
 
     @GetMapping("/nodes/{id}")
@@ -102,14 +102,14 @@ class MembershipController {
             @Parameter(hidden = true) RingState s) {
         NodeInput.id(id, "id");
         Node n = s.ring().node(id).orElseThrow(() -> new RingException.UnknownNode(id));
-        return new NodeAnswer(s.version(), NodeDocument.of(n));
+        return new NodeAnswer(s.version(), NodeJson.of(n));
     }
 
     @GetMapping("/settings")
     @Operation(summary = "The ring settings")
     @ApiResponse(responseCode = "200", description = "The settings")
     SettingsAnswer settings(@Parameter(hidden = true) RingState s) {
-        return new SettingsAnswer(s.version(), s.settings());
+        return new SettingsAnswer(s.version(), s.settings().json());
     }
 
     @PutMapping(path = "/nodes/{id}", consumes = ApiDocs.JSON)
@@ -133,7 +133,7 @@ class MembershipController {
         Long expected = IfMatch.version(ifMatch);
         Node node = body.toNode(id);
         RingService.PutResult r = ring.put(node, expected);
-        NodeAnswer answer = new NodeAnswer(r.state().version(), NodeDocument.of(node));
+        NodeAnswer answer = new NodeAnswer(r.state().version(), NodeJson.of(node));
         return ResponseEntity.status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 
@@ -191,6 +191,6 @@ class MembershipController {
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         Long expected = IfMatch.version(ifMatch);
         RingState s = ring.updateSettings(body.toPatch(), expected);
-        return new SettingsAnswer(s.version(), s.settings());
+        return new SettingsAnswer(s.version(), s.settings().json());
     }
 }

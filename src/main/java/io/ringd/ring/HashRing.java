@@ -50,23 +50,11 @@ public final class HashRing implements Placement {
      * what both contracts ask. Ketama rings are plain rings here: only the
      * builder knows how their points were made.
      *
-     * Lookup. indexOf takes the first point >= hash and wraps to 0. A
-     * binary search over points[] costs log2(n) dependent reads, most of
-     * them cache misses once the ring outgrows the L1 cache (16,000 points
-     * are 64 KB). So a top-level index comes first: the hash space is cut
-     * into B = 2^bits equal buckets, B the largest power of two at most
-     * n / 2 (so at most 2 bytes a point, 2 to 4 points a bucket on
-     * average), and index[b] is the first point in or after bucket b
-     * (index[B] = n). A lookup reads index[b] and index[b + 1] (one cache
-     * line, mostly), then scans the few points between: answer lo when
-     * points[lo] >= hash, else the next; the points before index[b] are
-     * below the bucket and those from index[b + 1] on are above it, so the
-     * scan is exact, and a hash past the last point gets n, which wraps to
-     * 0. Then one read of owners[] and one of ids[]. route and routeHash do
+     * Lookup. indexOf takes the first point >= hash and wraps to 0, through
+     * a search index of the hash space (PointIndex's design note says how);
+     * then one read of owners[] and one of ids[]. route and routeHash do
      * nothing else, and the named key hashes allocate nothing, so a lookup
-     * allocates nothing. A Maglev table has no points, so it takes the
-     * branch an empty ring takes, and only there is tableSize read: a
-     * table lookup is hash mod M.
+     * allocates nothing.
      *
      * Everything else is elsewhere in the package: building and changes in
      * RingBuilder (with Ketama and Maglev), preference lists in
@@ -128,10 +116,10 @@ public final class HashRing implements Placement {
         }
         this.placed = placed;
         this.shadowed = shadowed;
-        int bits = indexBits(points.length);
+        int bits = PointIndex.bits(points.length);
         this.indexShift = 32 - bits;
         this.index = points.length == 0 ? null
-                : index != null && index.length == (1 << bits) + 1 ? index : searchIndex(points, bits);
+                : index != null && index.length == (1 << bits) + 1 ? index : PointIndex.of(points, bits);
         this.vnodeCount = vnodeCount;
         this.points = points;
         this.owners = owners;
@@ -198,6 +186,23 @@ public final class HashRing implements Placement {
         return RingBuilder.withConfig(this, newConfig);
     }
 
+    /**
+     * The ring a recorded version describes: this ring with {@code changes}
+     * applied, under {@code config}, at {@code version}, whatever the steps
+     * did to the version number (both changes and a config are two steps; a
+     * step that changes nothing the ring is made of, such as a Maglev table
+     * size under {@code RING}, is none), so a follower lands on the version
+     * it was told of.
+     *
+     * @throws RingException.InvalidBatch  if an id appears twice in the batch
+     * @throws RingException.UnknownNode   if a removal names no member
+     * @throws RingException.LimitExceeded past the node or point limit
+     */
+    public HashRing apply(List<? extends Change> changes, RingConfig config, long version) {
+        HashRing next = (changes.isEmpty() ? this : apply(changes)).withConfig(config);
+        return next.version() == version ? next : of(config, version, next.nodes());
+    }
+
     // ---------------------------------------------------------------- lookups
 
     /**
@@ -219,7 +224,7 @@ public final class HashRing implements Placement {
      */
     @Override
     public String routeHash(long hash) {
-        return ids[owners[indexOf(checkHash(hash))]];
+        return ids[owners[indexOf(PointIndex.checkHash(hash))]];
     }
 
     /** The hash of {@code key} under this ring's hash function, unsigned. */
@@ -253,60 +258,17 @@ public final class HashRing implements Placement {
 
     /** {@link #preference(String, int, boolean)} for a hash value. */
     public List<String> preferenceHash(long hash, int n, boolean distinctZones) {
-        return PreferenceWalk.from(this, indexOf(checkHash(hash)), n, distinctZones);
+        return PreferenceWalk.from(this, indexOf(PointIndex.checkHash(hash)), n, distinctZones);
     }
 
-    /**
-     * Index of the first point >= hash, wrapping to 0; for a Maglev table the
-     * entry hash mod M. The hash is unsigned in an int.
-     */
+    /** Index of the first point >= hash (unsigned in an int), wrapping to 0; for a Maglev table the entry hash mod M. */
     private int indexOf(int hash) {
-        int[] pts = points;
-        if (pts.length == 0) {
-            int m = tableSize;
-            if (m != 0) {
-                return (int) ((hash & 0xFFFF_FFFFL) % m);
-            }
-            throw new RingException.NoNodes();
-        }
-        int[] idx = index;
-        int b = hash >>> indexShift;
-        int lo = idx[b];
-        int hi = idx[b + 1];
-        int biased = hash ^ BIAS;
-        while (lo < hi && pts[lo] < biased) {
-            lo++;
-        }
-        return lo == pts.length ? 0 : lo;
+        return PointIndex.indexOf(points, index, indexShift, tableSize, hash);
     }
 
-    /** log2 of the search index's bucket count for n points: the largest power of two at most n / 2 (at least 2). */
+    /** log2 of the search index's bucket count for n points (see {@link PointIndex#bits(int)}). */
     static int indexBits(int n) {
-        return Math.max(1, 31 - Integer.numberOfLeadingZeros(Math.max(1, n / 2)));
-    }
-
-    /** index[b] = the first point at or after bucket b's start (b << (32 - bits)), index[2^bits] = n. */
-    private static int[] searchIndex(int[] points, int bits) {
-        if (points.length == 0) {
-            return null;
-        }
-        int buckets = 1 << bits;
-        int shift = 32 - bits;
-        int[] idx = new int[buckets + 1];
-        for (int p : points) { // a histogram, then its prefix sums: no data-dependent branch
-            idx[((p ^ BIAS) >>> shift) + 1]++;
-        }
-        for (int b = 1; b <= buckets; b++) {
-            idx[b] += idx[b - 1];
-        }
-        return idx;
-    }
-
-    private static int checkHash(long hash) {
-        if (hash < 0 || hash >= HASH_SPACE) {
-            throw new IllegalArgumentException("hash must be in [0, 4294967295]: " + hash);
-        }
-        return (int) hash;
+        return PointIndex.bits(n);
     }
 
     /**

@@ -39,6 +39,9 @@ public final class KeyHashes {
     private static final KeyHash SHA256 = new DigestHash("sha256", "SHA-256", false);
     private static final KeyHash KETAMA = new DigestHash("ketama", "MD5", true);
     private static final KeyHash MURMUR3 = new Murmur3Hash();
+    /** The hashes {@link #byName(String)} finds ({@code ketama} is a placement's, found by RingConfig). */
+    private static final List<KeyHash> BY_NAME = List.of(MD5, MURMUR3, SHA256);
+    private static final List<String> NAMES = BY_NAME.stream().map(KeyHash::name).toList();
 
     private KeyHashes() {
     }
@@ -71,7 +74,7 @@ public final class KeyHashes {
 
     /** The names accepted by {@link #byName(String)}. */
     public static List<String> names() {
-        return List.of("md5", "murmur3", "sha256");
+        return NAMES;
     }
 
     /**
@@ -80,16 +83,9 @@ public final class KeyHashes {
      * @throws IllegalArgumentException naming the value when there is none
      */
     public static KeyHash byName(String name) {
-        if (name != null) {
-            switch (name) {
-                case "md5":
-                    return MD5;
-                case "murmur3":
-                    return MURMUR3;
-                case "sha256":
-                    return SHA256;
-                default:
-                    break;
+        for (KeyHash h : BY_NAME) {
+            if (h.name().equals(name)) {
+                return h;
             }
         }
         throw new IllegalArgumentException(

@@ -2,6 +2,7 @@ package io.ringd.ring;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The settings a ring is built with: the key hash, the points per unit of
@@ -35,10 +36,20 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
      */
     public static final int MAX_MAGLEV_TABLE_SIZE = 5_000_011;
 
-    /** The hash names {@link #of(String, int, String, int)} takes, as the service's settings spell them. */
-    public static final List<String> SETTINGS_HASHES = List.of("md5", "murmur3", "sha256", "ketama");
+    /** The {@code hash} setting of libketama's placement (with {@code ring}) or key hash (with {@code maglev}). */
+    public static final String KETAMA_SETTING = "ketama";
+    /**
+     * The hash names {@link #of(String, int, String, int)} takes, as the
+     * service's settings spell them: the key hashes, then {@code ketama}.
+     */
+    public static final List<String> SETTINGS_HASHES = Stream.concat(KeyHashes.names().stream(),
+            Stream.of(KETAMA_SETTING)).toList();
+    /** The default {@code algorithm} setting. */
+    public static final String DEFAULT_ALGORITHM = "ring";
+    /** The {@code algorithm} setting of a Maglev table. */
+    public static final String MAGLEV_SETTING = "maglev";
     /** The algorithm names {@link #of(String, int, String, int)} takes. */
-    public static final List<String> SETTINGS_ALGORITHMS = List.of("ring", "maglev");
+    public static final List<String> SETTINGS_ALGORITHMS = List.of(DEFAULT_ALGORITHM, MAGLEV_SETTING);
 
     /**
      * How the members are placed.
@@ -116,20 +127,20 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
         if (!SETTINGS_HASHES.contains(hashName)) {
             throw new IllegalArgumentException("hash must be one of " + SETTINGS_HASHES + ": " + hashName);
         }
-        boolean ketama = hashName.equals("ketama");
+        boolean ketama = hashName.equals(KETAMA_SETTING);
         KeyHash hash = ketama ? KeyHashes.ketama() : KeyHashes.byName(hashName);
-        Algorithm a = algorithm.equals("maglev") ? Algorithm.MAGLEV : ketama ? Algorithm.KETAMA : Algorithm.RING;
+        Algorithm a = algorithm.equals(MAGLEV_SETTING) ? Algorithm.MAGLEV : ketama ? Algorithm.KETAMA : Algorithm.RING;
         return new RingConfig(hash, vnodesPerWeight, a, maglevTableSize);
     }
 
     /** The {@code hash} setting this config has: {@code ketama} for libketama's placement, else its key hash's name. */
     public String hashName() {
-        return algorithm == Algorithm.KETAMA ? "ketama" : hash.name();
+        return algorithm == Algorithm.KETAMA ? KETAMA_SETTING : hash.name();
     }
 
     /** The {@code algorithm} setting this config has: {@code maglev} or {@code ring}. */
     public String algorithmName() {
-        return algorithm == Algorithm.MAGLEV ? "maglev" : "ring";
+        return algorithm == Algorithm.MAGLEV ? MAGLEV_SETTING : DEFAULT_ALGORITHM;
     }
 
     /** Whether {@code n} is prime (a Maglev table size must be). */

@@ -4,8 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,6 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.cache.Weigher;
 
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
@@ -36,6 +38,14 @@ public final class RingService {
     /** Old snapshots cached at most: a few, and no more points in all than two of the largest rings. */
     static final int CACHED_SNAPSHOTS = 4;
     static final long CACHED_POINTS = 2 * HashRing.MAX_POINTS;
+    /**
+     * The weight of a cached snapshot: its points, but at least a
+     * {@code CACHED_SNAPSHOTS}th of {@code CACHED_POINTS}, so a cache of
+     * {@code CACHED_POINTS} holds at most {@code CACHED_SNAPSHOTS} of them
+     * and at most {@code CACHED_POINTS} points (and always the largest ring).
+     */
+    private static final Weigher<Long, HashRing> WEIGHT = (version, ring) ->
+            (int) Math.max(ring.vnodeCount(), CACHED_POINTS / CACHED_SNAPSHOTS);
 
     /** Attempts of one write against concurrent writers through other instances. */
     static final int WRITE_ATTEMPTS = 32;
@@ -48,9 +58,9 @@ public final class RingService {
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
-    /** Rebuilt old snapshots, least recently used first; guarded by itself. */
-    private final LinkedHashMap<Long, HashRing> snapshots = new LinkedHashMap<>(8, 0.75f, true);
-    private long cachedPoints;
+    /** Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU). */
+    private final Cache<Long, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
+            .maximumWeight(CACHED_POINTS).weigher(WEIGHT).build();
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -133,10 +143,7 @@ public final class RingService {
         }
         RingState previous = loaded ? current.get() : null;
         history = ps.history();
-        synchronized (snapshots) {
-            snapshots.clear();
-            cachedPoints = 0;
-        }
+        snapshots.invalidateAll();
         current.set(state);
         loaded = true;
         log.info("Serving ring version {} ({} nodes, {} versions kept) from {}", state.version(),
@@ -171,12 +178,7 @@ public final class RingService {
                 HistoryDelta d = latest.history().delta(v);
                 RingState before = current.get();
                 RingSettings settings = d.settings() != null ? d.settings() : before.settings();
-                HashRing ring = d.settings() != null
-                        ? before.ring().apply(d.changes()).withConfig(settings.toConfig())
-                        : before.ring().apply(d.changes());
-                if (ring.version() != v) { // a delta that changed nothing: rebuild at its version
-                    ring = HashRing.of(settings.toConfig(), v, ring.nodes());
-                }
+                HashRing ring = before.ring().apply(d.changes(), settings.toConfig(), v);
                 RingState next = RingState.of(settings, ring, d.committedAt());
                 if (d.fingerprint() != null && !d.fingerprint().equals(next.fingerprint())) {
                     log.error("Version {} applied here has fingerprint {} but was stored with {}: reloading",
@@ -264,38 +266,19 @@ public final class RingService {
         if (version > now.version()) {
             throw new VersionException.NotMade(version, now.version());
         }
-        synchronized (snapshots) {
-            HashRing cached = snapshots.get(version);
-            if (cached != null) {
-                return cached;
-            }
+        HashRing cached = snapshots.getIfPresent(version);
+        if (cached != null) {
+            return cached;
         }
-        RingHistory.Version v = history.at(version);
+        RingHistory.Version v = history.at(version); // built outside the cache: Gone reaches the caller as it is
         HashRing ring = HashRing.of(v.settings().toConfig(), version, v.nodes());
-        cache(ring);
-        return ring;
-    }
-
-    private void cache(HashRing ring) {
-        synchronized (snapshots) {
-            if (snapshots.containsKey(ring.version())) {
-                return;
-            }
-            snapshots.put(ring.version(), ring);
-            cachedPoints += ring.vnodeCount();
-            Iterator<HashRing> eldest = snapshots.values().iterator();
-            while (snapshots.size() > 1 && (snapshots.size() > CACHED_SNAPSHOTS || cachedPoints > CACHED_POINTS)) {
-                cachedPoints -= eldest.next().vnodeCount();
-                eldest.remove();
-            }
-        }
+        HashRing raced = snapshots.asMap().putIfAbsent(version, ring);
+        return raced != null ? raced : ring;
     }
 
     /** The number of old snapshots cached now. */
     int cachedSnapshots() {
-        synchronized (snapshots) {
-            return snapshots.size();
-        }
+        return (int) snapshots.size();
     }
 
     /** The result of a put: the state after it and whether the node was new. */

@@ -2,6 +2,7 @@ package io.ringd.state;
 
 import io.ringd.ring.KeyHashes;
 import io.ringd.ring.RingConfig;
+import io.ringd.wire.SettingsJson;
 
 /**
  * The settings of one ring, as the API shows them: the hash function, the
@@ -18,13 +19,15 @@ import io.ringd.ring.RingConfig;
  */
 public record RingSettings(String hash, int vnodesPerWeight, String algorithm, int maglevTableSize) {
 
-    public static final String RING = "ring";
-    public static final int DEFAULT_MAGLEV_TABLE_SIZE = 65_537;
-
-    /** md5, 128, ring, 65537. */
+    /** md5, 128, ring, 65537: the library's defaults. */
     public static RingSettings defaults() {
-        return new RingSettings(KeyHashes.DEFAULT, RingConfig.DEFAULT_VNODES_PER_WEIGHT, RING,
-                DEFAULT_MAGLEV_TABLE_SIZE);
+        return new RingSettings(KeyHashes.DEFAULT, RingConfig.DEFAULT_VNODES_PER_WEIGHT, RingConfig.DEFAULT_ALGORITHM,
+                RingConfig.DEFAULT_MAGLEV_TABLE_SIZE);
+    }
+
+    /** These settings as answers, events and state files show them. */
+    public SettingsJson json() {
+        return new SettingsJson(hash, vnodesPerWeight, algorithm, maglevTableSize);
     }
 
     /**

@@ -5,6 +5,9 @@ import java.util.List;
 
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
+import io.ringd.wire.NodeJson;
+import io.ringd.wire.RingJson;
+import io.ringd.wire.WireTime;
 
 /**
  * One immutable version of the ring: its settings, membership, snapshot,
@@ -28,6 +31,12 @@ public record RingState(RingSettings settings, HashRing ring, String fingerprint
 
     public List<Node> nodes() {
         return ring.nodes();
+    }
+
+    /** This version as {@code GET /ring} and a {@code snapshot} event show it. */
+    public RingJson document() {
+        return new RingJson(version(), fingerprint, settings.json(), NodeJson.all(nodes()),
+                WireTime.format(committedAt));
     }
 
     @Override

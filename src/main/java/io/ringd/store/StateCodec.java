@@ -3,6 +3,7 @@ package io.ringd.store;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,25 +20,35 @@ import io.ringd.state.PersistedState;
 import io.ringd.state.RingHistory;
 import io.ringd.state.RingSettings;
 import io.ringd.state.SettingsPatch;
+import io.ringd.wire.ChangeJson;
+import io.ringd.wire.NodeJson;
+import io.ringd.wire.SettingsJson;
+import io.ringd.wire.StateJson;
+import io.ringd.wire.WireException;
+import io.ringd.wire.WireJson;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.InvalidTypeIdException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The stored form of a ring's state: UTF-8 JSON, {@code "format": 1}. Shared
- * by every store so that state moves between them unchanged. Commit times
- * ({@code committedAt}, {@code baseCommittedAt}) and the fingerprints of kept
- * versions are optional, so state written before they were kept still loads.
+ * The stored form of a ring's state: UTF-8 JSON, {@code "format": 1}, the
+ * wire form {@link StateJson}. Shared by every store so that state moves
+ * between them unchanged. Commit times ({@code committedAt},
+ * {@code baseCommittedAt}) and the fingerprints of kept versions are
+ * optional, so state written before they were kept still loads.
  */
 public final class StateCodec {
 
     /*
-     * Reading is strict and order-blind. Every value is checked where it is
-     * read, and a refusal names it by its path in the document
+     * Reading is strict and order-blind. The file is bound to StateJson by a
+     * strict mapper (WireJson.strict: no unknown field, no field twice, every
+     * value of its JSON type), then every value is checked as it is turned
+     * into the state, and a refusal names it by its path in the document
      * ("history.deltas[3].changes[0].weight"): a field missing, of the wrong
      * JSON type, unknown, or given twice; a value out of the contract's
      * limits (ids, weights, zones, settings); a node listed twice; versions
@@ -53,61 +64,21 @@ public final class StateCodec {
     public static final int FORMAT = 1;
 
     private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{64}");
-    private static final Set<String> ROOT_FIELDS = Set.of("format", "version", "settings", "nodes", "history");
-    private static final Set<String> HISTORY_FIELDS = Set.of("baseVersion", "baseSettings", "baseNodes",
-            "baseCommittedAt", "deltas");
-    private static final Set<String> DELTA_FIELDS = Set.of("version", "changes", "settings", "committedAt",
-            "fingerprint");
-    private static final Set<String> SETTINGS_FIELDS = Set.of("hash", "vnodesPerWeight", "algorithm",
-            "maglevTableSize");
-    private static final Set<String> NODE_FIELDS = Set.of("id", "weight", "zone");
-    private static final Set<String> PUT_FIELDS = Set.of("op", "id", "weight", "zone");
-    private static final Set<String> REMOVE_FIELDS = Set.of("op", "id");
 
-    private final JsonMapper json = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+    private final JsonMapper json = WireJson.strictBuilder()
+            .addMixIn(ChangeJson.Put.class, StateJson.StoredPutOrder.class)
             .build();
 
     public byte[] encode(PersistedState s) {
-        ObjectNode root = json.createObjectNode();
-        root.put("format", FORMAT);
-        root.put("version", s.version());
-        root.set("settings", settings(s.settings()));
-        root.set("nodes", nodes(s.nodes()));
         RingHistory h = s.history();
-        ObjectNode history = root.putObject("history");
-        history.put("baseVersion", h.baseVersion());
-        history.set("baseSettings", settings(h.baseSettings()));
-        history.set("baseNodes", nodes(h.baseNodes()));
-        if (h.baseCommittedAt() != null) {
-            history.put("baseCommittedAt", h.baseCommittedAt().toString());
-        }
-        ArrayNode deltas = history.putArray("deltas");
+        List<StateJson.Delta> deltas = new ArrayList<>(h.deltas().size());
         for (HistoryDelta d : h.deltas()) {
-            ObjectNode o = deltas.addObject();
-            o.put("version", d.version());
-            ArrayNode changes = o.putArray("changes");
-            for (Change c : d.changes()) {
-                if (c instanceof Change.Put p) {
-                    ObjectNode n = node(p.node());
-                    n.put("op", "put");
-                    changes.add(n);
-                } else {
-                    changes.addObject().put("op", "remove").put("id", c.id());
-                }
-            }
-            if (d.settings() != null) {
-                o.set("settings", settings(d.settings()));
-            }
-            if (d.committedAt() != null) {
-                o.put("committedAt", d.committedAt().toString());
-            }
-            if (d.fingerprint() != null) {
-                o.put("fingerprint", d.fingerprint());
-            }
+            deltas.add(new StateJson.Delta(d.version(), d.changes().stream().map(ChangeJson::of).toList(),
+                    d.settings() == null ? null : d.settings().json(), time(d.committedAt()), d.fingerprint()));
         }
-        return json.writeValueAsBytes(root);
+        return json.writeValueAsBytes(new StateJson(FORMAT, s.version(), s.settings().json(), NodeJson.all(s.nodes()),
+                new StateJson.History(h.baseVersion(), h.baseSettings().json(), NodeJson.all(h.baseNodes()),
+                        time(h.baseCommittedAt()), deltas)));
     }
 
     /**
@@ -134,7 +105,35 @@ public final class StateCodec {
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw new IllegalArgumentException("not a JSON object");
         }
-        JsonNode formatNode = root.get("format");
+        checkFormat(root.get("format"));
+        StateJson doc;
+        try {
+            doc = json.treeToValue(root, StateJson.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException(describe(e, root), e);
+        }
+        long version = nonNegative(doc.version(), "version", "");
+        RingSettings settings = settings(required(doc.settings(), "settings", ""), "settings");
+        List<Node> nodes = nodes(required(doc.nodes(), "nodes", ""), "nodes");
+
+        StateJson.History h = required(doc.history(), "history", "");
+        long baseVersion = nonNegative(h.baseVersion(), "baseVersion", "history");
+        RingSettings baseSettings = settings(required(h.baseSettings(), "baseSettings", "history"),
+                "history.baseSettings");
+        List<Node> baseNodes = nodes(required(h.baseNodes(), "baseNodes", "history"), "history.baseNodes");
+        Instant baseCommittedAt = instant(h.baseCommittedAt(), "history.baseCommittedAt");
+        List<HistoryDelta> deltas = new ArrayList<>();
+        List<StateJson.Delta> array = required(h.deltas(), "deltas", "history");
+        for (int i = 0; i < array.size(); i++) {
+            deltas.add(delta(array.get(i), "history.deltas[" + i + "]"));
+        }
+        checkVersions(version, baseVersion, deltas);
+        return new PersistedState(version, settings, nodes,
+                new RingHistory(baseVersion, baseSettings, baseNodes, deltas, baseCommittedAt));
+    }
+
+    /** The format is read before anything else, so a newer file is refused for its format alone. */
+    private static void checkFormat(JsonNode formatNode) {
         if (formatNode == null || formatNode.isNull()) {
             throw new IllegalArgumentException("missing field \"format\" (not a ringd state)");
         }
@@ -150,25 +149,64 @@ public final class StateCodec {
         if (format != FORMAT) {
             throw new IllegalArgumentException("unknown format " + format + " (this version reads " + FORMAT + ")");
         }
-        fields(root, "", ROOT_FIELDS);
-        long version = nonNegative(root, "version", "");
-        RingSettings settings = readSettings(required(root, "settings", ""), "settings");
-        List<Node> nodes = readNodes(required(root, "nodes", ""), "nodes");
+    }
 
-        JsonNode h = object(required(root, "history", ""), "history");
-        fields(h, "history", HISTORY_FIELDS);
-        long baseVersion = nonNegative(h, "baseVersion", "history");
-        RingSettings baseSettings = readSettings(required(h, "baseSettings", "history"), "history.baseSettings");
-        List<Node> baseNodes = readNodes(required(h, "baseNodes", "history"), "history.baseNodes");
-        Instant baseCommittedAt = instant(h.get("baseCommittedAt"), "history.baseCommittedAt");
-        List<HistoryDelta> deltas = new ArrayList<>();
-        JsonNode array = array(required(h, "deltas", "history"), "history.deltas");
-        for (int i = 0; i < array.size(); i++) {
-            deltas.add(readDelta(array.get(i), "history.deltas[" + i + "]"));
+    /**
+     * What the strict mapper refused, named by its path: a field this format
+     * does not have (a misspelt or newer field never passes silently), an
+     * unknown change op, or a value of the wrong JSON type, quoted from the file.
+     */
+    private static String describe(JacksonException e, JsonNode root) {
+        String path = WireJson.path(e);
+        if (e instanceof UnrecognizedPropertyException u) {
+            String name = u.getPropertyName();
+            String parent = path.equals(name) ? "" : path.endsWith("." + name)
+                    ? path.substring(0, path.length() - name.length() - 1) : path;
+            return "unknown field \"" + abbreviate(name) + "\"" + (parent.isEmpty() ? "" : " in " + parent)
+                    + " (format " + FORMAT + " has " + sorted(u.getKnownPropertyIds()) + ")";
         }
-        checkVersions(version, baseVersion, deltas);
-        return new PersistedState(version, settings, nodes,
-                new RingHistory(baseVersion, baseSettings, baseNodes, deltas, baseCommittedAt));
+        JsonPointer at = JsonPointer.empty();
+        for (JacksonException.Reference r : e.getPath()) {
+            at = r.getPropertyName() != null ? at.appendProperty(r.getPropertyName()) : at.appendIndex(r.getIndex());
+        }
+        JsonNode value = root.at(at);
+        if (e instanceof InvalidTypeIdException) { // a change: its op says which
+            if (!value.isObject()) {
+                return path + " must be a JSON object: " + abbreviate(value.toString());
+            }
+            JsonNode op = value.get("op");
+            if (op == null || op.isNull()) {
+                return "missing field \"op\" in " + path;
+            }
+            return op.isString() ? path + ".op must be \"put\" or \"remove\": \"" + abbreviate(op.stringValue()) + "\""
+                    : path + ".op must be a string: " + abbreviate(op.toString());
+        }
+        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType()
+                : e instanceof InputCoercionException c ? c.getTargetType() : null;
+        if (target != null) { // of the wrong JSON type, or out of range
+            return path + " must be " + expected(target) + ": " + abbreviate(value.toString());
+        }
+        return (path.isEmpty() ? "" : path + ": ") + e.getOriginalMessage();
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == Long.class || type == long.class) {
+            return "an integer >= 0"; // versions, the only longs of the format
+        }
+        if (type == Integer.class || type == int.class) {
+            return "an integer";
+        }
+        if (type == Double.class || type == double.class) {
+            return "a number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        return Collection.class.isAssignableFrom(type) ? "a JSON array" : "a JSON object";
+    }
+
+    private static List<String> sorted(Collection<Object> names) {
+        return names.stream().map(String::valueOf).sorted().toList();
     }
 
     /** Sorts the kept versions, then checks they run from baseVersion + 1 to version, each once. */
@@ -199,88 +237,45 @@ public final class StateCodec {
         }
     }
 
-    private HistoryDelta readDelta(JsonNode d, String path) {
+    private static HistoryDelta delta(StateJson.Delta d, String path) {
         object(d, path);
-        fields(d, path, DELTA_FIELDS);
-        long v = nonNegative(d, "version", path);
+        long v = nonNegative(d.version(), "version", path);
         String at = path + " (version " + v + ")";
         List<Change> changes = new ArrayList<>();
         Set<String> ids = new HashSet<>();
-        JsonNode array = array(required(d, "changes", path), path + ".changes");
+        List<ChangeJson> array = required(d.changes(), "changes", path);
         for (int i = 0; i < array.size(); i++) {
             String p = path + ".changes[" + i + "]";
-            JsonNode c = object(array.get(i), p);
-            String op = string(required(c, "op", p), p + ".op");
-            Change change = switch (op) {
-                case "put" -> {
-                    fields(c, p, PUT_FIELDS);
-                    yield Change.put(readNode(c, p));
-                }
-                case "remove" -> {
-                    fields(c, p, REMOVE_FIELDS);
-                    yield Change.remove(id(required(c, "id", p), p + ".id"));
-                }
-                default -> throw new IllegalArgumentException(p + ".op must be \"put\" or \"remove\": \"" + op
-                        + "\"");
-            };
+            Change change;
+            try {
+                change = object(array.get(i), p).toChange();
+            } catch (WireException e) {
+                throw new IllegalArgumentException(e.at(p), e);
+            }
             if (!ids.add(change.id())) {
                 throw new IllegalArgumentException(at + ": node \"" + change.id()
                         + "\" is changed twice in one version");
             }
             changes.add(change);
         }
-        JsonNode s = d.get("settings");
-        RingSettings settings = s == null || s.isNull() ? null : readSettings(s, path + ".settings");
+        RingSettings settings = d.settings() == null ? null : settings(d.settings(), path + ".settings");
         if (changes.isEmpty() && settings == null) {
             throw new IllegalArgumentException(at + " has neither changes nor settings: every version changes "
                     + "something");
         }
-        JsonNode fingerprint = d.get("fingerprint");
-        String f = null;
-        if (fingerprint != null && !fingerprint.isNull()) {
-            f = string(fingerprint, path + ".fingerprint");
-            if (!FINGERPRINT.matcher(f).matches()) {
-                throw new IllegalArgumentException(path + ".fingerprint must be 64 lowercase hex digits: \""
-                        + abbreviate(f) + "\"");
-            }
+        String f = d.fingerprint();
+        if (f != null && !FINGERPRINT.matcher(f).matches()) {
+            throw new IllegalArgumentException(path + ".fingerprint must be 64 lowercase hex digits: \""
+                    + abbreviate(f) + "\"");
         }
-        return new HistoryDelta(v, changes, settings, instant(d.get("committedAt"), path + ".committedAt"), f);
+        return new HistoryDelta(v, changes, settings, instant(d.committedAt(), path + ".committedAt"), f);
     }
 
-    private ObjectNode settings(RingSettings s) {
-        ObjectNode o = json.createObjectNode();
-        o.put("hash", s.hash());
-        o.put("vnodesPerWeight", s.vnodesPerWeight());
-        o.put("algorithm", s.algorithm());
-        o.put("maglevTableSize", s.maglevTableSize());
-        return o;
-    }
-
-    private ArrayNode nodes(List<Node> nodes) {
-        ArrayNode a = json.createArrayNode();
-        nodes.forEach(n -> a.add(node(n)));
-        return a;
-    }
-
-    private ObjectNode node(Node n) {
-        ObjectNode o = json.createObjectNode();
-        o.put("id", n.id());
-        o.put("weight", n.weight());
-        if (n.zone() == null) {
-            o.putNull("zone");
-        } else {
-            o.put("zone", n.zone());
-        }
-        return o;
-    }
-
-    private static RingSettings readSettings(JsonNode s, String path) {
-        object(s, path);
-        fields(s, path, SETTINGS_FIELDS);
-        RingSettings settings = new RingSettings(string(required(s, "hash", path), path + ".hash"),
-                integer(required(s, "vnodesPerWeight", path), path + ".vnodesPerWeight"),
-                string(required(s, "algorithm", path), path + ".algorithm"),
-                integer(required(s, "maglevTableSize", path), path + ".maglevTableSize"));
+    private static RingSettings settings(SettingsJson s, String path) {
+        RingSettings settings = new RingSettings(required(s.hash(), "hash", path),
+                required(s.vnodesPerWeight(), "vnodesPerWeight", path),
+                required(s.algorithm(), "algorithm", path),
+                required(s.maglevTableSize(), "maglevTableSize", path));
         try {
             SettingsPatch.validate(settings);
         } catch (InvalidInputException e) {
@@ -290,15 +285,17 @@ public final class StateCodec {
     }
 
     /** Members in any order, sorted by id; an id listed twice is refused. */
-    private static List<Node> readNodes(JsonNode a, String path) {
-        array(a, path);
+    private static List<Node> nodes(List<NodeJson> list, String path) {
         Map<String, Integer> seen = new HashMap<>();
         List<Node> out = new ArrayList<>();
-        for (int i = 0; i < a.size(); i++) {
+        for (int i = 0; i < list.size(); i++) {
             String p = path + "[" + i + "]";
-            JsonNode n = object(a.get(i), p);
-            fields(n, p, NODE_FIELDS);
-            Node node = readNode(n, p);
+            Node node;
+            try {
+                node = object(list.get(i), p).toNode();
+            } catch (WireException e) {
+                throw new IllegalArgumentException(e.at(p), e);
+            }
             Integer first = seen.putIfAbsent(node.id(), i);
             if (first != null) {
                 throw new IllegalArgumentException(path + ": node \"" + node.id() + "\" is listed twice (at "
@@ -310,98 +307,47 @@ public final class StateCodec {
         return out;
     }
 
-    private static Node readNode(JsonNode n, String path) {
-        String id = id(required(n, "id", path), path + ".id");
-        JsonNode w = required(n, "weight", path);
-        if (!w.isNumber()) {
-            throw new IllegalArgumentException(path + ".weight must be a number: " + abbreviate(w.toString()));
-        }
-        JsonNode zone = n.get("zone");
-        String z = zone == null || zone.isNull() ? null : string(zone, path + ".zone");
-        try {
-            return new Node(id, w.doubleValue(), z);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String id(JsonNode n, String path) {
-        String id = string(n, path);
-        try {
-            return Node.checkId(id);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
-        }
+    /** A commit time as a state file keeps it: {@link Instant#toString()}; null stays null. */
+    private static String time(Instant t) {
+        return t == null ? null : t.toString();
     }
 
     /** An optional commit time (absent in state written before commit times were kept). */
-    private static Instant instant(JsonNode n, String path) {
-        if (n == null || n.isNull()) {
+    private static Instant instant(String s, String path) {
+        if (s == null) {
             return null;
         }
         try {
-            return Instant.parse(string(n, path));
+            return Instant.parse(s);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(path + " is not a commit time (RFC 3339, UTC): "
-                    + abbreviate(n.toString()), e);
+                    + abbreviate(WireJson.lenient().writeValueAsString(s)), e);
         }
     }
 
-    private static JsonNode required(JsonNode parent, String field, String path) {
-        JsonNode v = parent.get(field);
-        if (v == null || v.isNull()) {
+    private static <T> T required(T value, String field, String path) {
+        if (value == null) {
             throw new IllegalArgumentException("missing field \"" + field + "\""
                     + (path.isEmpty() ? "" : " in " + path));
         }
+        return value;
+    }
+
+    /** An element of an array, which a JSON null leaves null. */
+    private static <T> T object(T element, String path) {
+        if (element == null) {
+            throw new IllegalArgumentException(path + " must be a JSON object: null");
+        }
+        return element;
+    }
+
+    private static long nonNegative(Long value, String field, String path) {
+        long v = required(value, field, path);
+        if (v < 0) {
+            throw new IllegalArgumentException((path.isEmpty() ? field : path + "." + field)
+                    + " must be an integer >= 0: " + v);
+        }
         return v;
-    }
-
-    /** Refuses a field this format does not have: a misspelt or newer field never passes silently. */
-    private static void fields(JsonNode o, String path, Set<String> known) {
-        for (String name : o.propertyNames()) {
-            if (!known.contains(name)) {
-                throw new IllegalArgumentException("unknown field \"" + abbreviate(name) + "\""
-                        + (path.isEmpty() ? "" : " in " + path) + " (format " + FORMAT + " has " + known.stream()
-                                .sorted().toList() + ")");
-            }
-        }
-    }
-
-    private static JsonNode object(JsonNode n, String path) {
-        if (!n.isObject()) {
-            throw new IllegalArgumentException(path + " must be a JSON object: " + abbreviate(n.toString()));
-        }
-        return n;
-    }
-
-    private static JsonNode array(JsonNode n, String path) {
-        if (!n.isArray()) {
-            throw new IllegalArgumentException(path + " must be a JSON array: " + abbreviate(n.toString()));
-        }
-        return n;
-    }
-
-    private static String string(JsonNode n, String path) {
-        if (!n.isString()) {
-            throw new IllegalArgumentException(path + " must be a string: " + abbreviate(n.toString()));
-        }
-        return n.stringValue();
-    }
-
-    private static int integer(JsonNode n, String path) {
-        if (!n.isIntegralNumber() || !n.canConvertToInt()) {
-            throw new IllegalArgumentException(path + " must be an integer: " + abbreviate(n.toString()));
-        }
-        return n.intValue();
-    }
-
-    private static long nonNegative(JsonNode parent, String field, String path) {
-        String p = path.isEmpty() ? field : path + "." + field;
-        JsonNode n = required(parent, field, path);
-        if (!n.isIntegralNumber() || !n.canConvertToLong() || n.longValue() < 0) {
-            throw new IllegalArgumentException(p + " must be an integer >= 0: " + abbreviate(n.toString()));
-        }
-        return n.longValue();
     }
 
     private static String abbreviate(String s) {

@@ -2,11 +2,7 @@ package io.ringd.watch;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -28,9 +24,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.ringd.ring.Change;
 import io.ringd.state.HistoryDelta;
-import io.ringd.state.RingDocument;
 import io.ringd.state.RingHistory;
 import io.ringd.state.RingListener;
 import io.ringd.state.RingService;
@@ -38,6 +32,9 @@ import io.ringd.state.RingState;
 import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
 import io.ringd.web.RingHeaders;
+import io.ringd.wire.ChangeEventJson;
+import io.ringd.wire.WireJson;
+import io.ringd.wire.WireTime;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -71,7 +68,7 @@ class WatchHub implements RingListener, SmartLifecycle {
 
     private final ObjectProvider<RingService> ring; // RingService is built with this hub as a listener
     private final WatchProperties props;
-    private final JsonMapper json = JsonMapper.builder().build();
+    private final JsonMapper json = WireJson.lenient();
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
     private final ExecutorService writers;
     private final ScheduledExecutorService keepAlive;
@@ -143,7 +140,7 @@ class WatchHub implements RingListener, SmartLifecycle {
             }
         } else {
             stream.offer(new WatchStream.Item(SNAPSHOT, current.version(),
-                    json.writeValueAsString(RingDocument.of(current)), null));
+                    json.writeValueAsString(current.document()), null));
             stream.lastOffered = current.version();
         }
         streams.add(stream);
@@ -173,31 +170,11 @@ class WatchHub implements RingListener, SmartLifecycle {
         }
     }
 
-    /** The data of a {@code change} event: {"version","committedAt","fingerprint","changes","settings"?}. */
+    /** The data of a {@code change} event. */
     private String changeEvent(HistoryDelta d, RingService service) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("version", d.version());
-        data.put("committedAt", RingDocument.time(d.committedAt()));
-        data.put("fingerprint", d.fingerprint() != null ? d.fingerprint() : service.ringAt(d.version()).fingerprint());
-        List<Map<String, Object>> list = new ArrayList<>(d.changes().size());
-        d.changes().stream().sorted(Comparator.comparing(Change::id)).forEach(c -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            if (c instanceof Change.Put p) {
-                m.put("op", "put");
-                m.put("id", p.id());
-                m.put("weight", p.node().weight());
-                m.put("zone", p.node().zone());
-            } else {
-                m.put("op", "remove");
-                m.put("id", c.id());
-            }
-            list.add(m);
-        });
-        data.put("changes", list);
-        if (d.settings() != null) {
-            data.put("settings", d.settings());
-        }
-        return json.writeValueAsString(data);
+        return json.writeValueAsString(ChangeEventJson.of(d.version(), WireTime.format(d.committedAt()),
+                d.fingerprint() != null ? d.fingerprint() : service.ringAt(d.version()).fingerprint(), d.changes(),
+                d.settings() == null ? null : d.settings().json()));
     }
 
     private void count(WatchStream.Item item) {

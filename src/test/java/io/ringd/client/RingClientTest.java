@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Timeout;
 
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.ringd.client.StubRingServer.Settings;
 import io.ringd.client.StubRingServer.Version;
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
 import io.ringd.ring.RingDiff;
 import io.ringd.ring.RingException;
+import io.ringd.wire.SettingsJson;
 
 /** The client against a stand-in server on loopback that follows SPEC.md section 10, and misbehaves on request. */
 @Timeout(60)
@@ -51,7 +51,7 @@ class RingClientTest {
         return t;
     }
 
-    private RingClient.Builder builder(String baseUrl) {
+    private RingClientBuilder builder(String baseUrl) {
         return RingClient.builder(baseUrl).backoff(Duration.ofMillis(20), Duration.ofMillis(300))
                 .requestTimeout(Duration.ofSeconds(2)).idleTimeout(Duration.ofSeconds(5)).metrics(false)
                 .listener((previous, current) -> swaps.add(new HashRing[] {previous, current}));
@@ -95,7 +95,7 @@ class RingClientTest {
 
     /** The ring answers exactly like the library's ring for the stub's version, built from scratch. */
     private static void assertAnswersLike(HashRing ring, Version v) {
-        HashRing library = HashRing.of(v.settings().config(), v.version(), v.ring().nodes());
+        HashRing library = HashRing.of(v.settings().toConfig(), v.version(), v.ring().nodes());
         assertThat(ring.version()).isEqualTo(library.version());
         assertThat(ring.fingerprint()).as("fingerprint at v%d", v.version()).isEqualTo(library.fingerprint());
         assertThat(ring.nodes()).isEqualTo(library.nodes());
@@ -167,7 +167,7 @@ class RingClientTest {
                 stub.commit(List.of(Change.remove(gone), Change.put(Node.of(added, 2))), null);
             } else { // settings, alone or with changes (the library takes two steps, the server one version)
                 String[] hashes = {"md5", "murmur3", "sha256"};
-                Settings s = new Settings(hashes[random.nextInt(3)], 16 << random.nextInt(4), "ring", 65_537);
+                SettingsJson s = new SettingsJson(hashes[random.nextInt(3)], 16 << random.nextInt(4), "ring", 65_537);
                 if (random.nextBoolean()) {
                     String added = "s" + i;
                     ids.add(added);
@@ -178,7 +178,7 @@ class RingClientTest {
             }
         }
         // a version that changes only the Maglev table size: the same ring, one version later
-        stub.commit(List.of(), new Settings(stub.current().settings().hash(),
+        stub.commit(List.of(), new SettingsJson(stub.current().settings().hash(),
                 stub.current().settings().vnodesPerWeight(), "ring", 1_009));
         long last = stub.current().version();
         assertThat(c.awaitVersion(last, WAIT)).as("seed %d: reached v%d, at v%d", seed, last, c.version()).isTrue();
@@ -198,12 +198,12 @@ class RingClientTest {
         stub.putMany("p", 4);
         RingClient c = client(stub);
         eventually("streaming", () -> stub.openStreams() == 1);
-        stub.commit(List.of(), new Settings("ketama", 128, "ring", 65_537));
+        stub.commit(List.of(), new SettingsJson("ketama", 128, "ring", 65_537));
         stub.put("p9", 2, "z1");
-        stub.commit(List.of(Change.remove("p0")), new Settings("md5", 128, "maglev", 1_009));
+        stub.commit(List.of(Change.remove("p0")), new SettingsJson("md5", 128, "maglev", 1_009));
         stub.put("p10", 1, null);
-        stub.commit(List.of(), new Settings("murmur3", 128, "maglev", 2_003));
-        stub.commit(List.of(), new Settings("sha256", 64, "ring", 2_003));
+        stub.commit(List.of(), new SettingsJson("murmur3", 128, "maglev", 2_003));
+        stub.commit(List.of(), new SettingsJson("sha256", 64, "ring", 2_003));
         long last = stub.current().version();
         assertThat(c.awaitVersion(last, WAIT)).isTrue();
         assertThat(c.reloads()).isZero();
@@ -555,7 +555,7 @@ class RingClientTest {
         assertThatThrownBy(() -> RingClient.builder("http://h/?x=1")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RingClient.builder("not a url")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not a url");
-        RingClient.Builder b = RingClient.builder("http://localhost:8080");
+        RingClientBuilder b = RingClient.builder("http://localhost:8080");
         assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("idleTimeout");
         assertThatThrownBy(() -> b.backoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))

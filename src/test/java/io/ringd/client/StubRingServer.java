@@ -10,10 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,8 +27,14 @@ import com.sun.net.httpserver.HttpServer;
 
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
+import io.ringd.ring.KeyHashes;
 import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
+import io.ringd.wire.ChangeEventJson;
+import io.ringd.wire.RingJson;
+import io.ringd.wire.SettingsJson;
+import io.ringd.wire.WireJson;
+import io.ringd.wire.WireTime;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -43,30 +46,17 @@ import tools.jackson.databind.json.JsonMapper;
 final class StubRingServer implements AutoCloseable {
 
     /** One version of the stub's history, and the data of its change event (null for the first). */
-    record Version(HashRing ring, Settings settings, Instant committedAt, String changeEvent) {
+    record Version(HashRing ring, SettingsJson settings, Instant committedAt, String changeEvent) {
         long version() {
             return ring.version();
         }
     }
 
-    record Settings(String hash, int vnodesPerWeight, String algorithm, int maglevTableSize) {
-        static final Settings DEFAULT = new Settings("md5", 128, "ring", 65_537);
+    /** The settings of a new stub: the library's defaults. */
+    static final SettingsJson DEFAULT_SETTINGS = new SettingsJson(KeyHashes.DEFAULT,
+            RingConfig.DEFAULT_VNODES_PER_WEIGHT, RingConfig.DEFAULT_ALGORITHM, RingConfig.DEFAULT_MAGLEV_TABLE_SIZE);
 
-        RingConfig config() {
-            return RingConfig.of(hash, vnodesPerWeight, algorithm, maglevTableSize);
-        }
-
-        Map<String, Object> json() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("hash", hash);
-            m.put("vnodesPerWeight", vnodesPerWeight);
-            m.put("algorithm", algorithm);
-            m.put("maglevTableSize", maglevTableSize);
-            return m;
-        }
-    }
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = WireJson.lenient();
     private static final String DROP = "\u0000drop";
 
     private final HttpServer server;
@@ -107,8 +97,8 @@ final class StubRingServer implements AutoCloseable {
 
     /** A stub at version 0 on {@code port} (0: any free one). */
     static StubRingServer start(int port) throws IOException {
-        HashRing empty = HashRing.empty(Settings.DEFAULT.config());
-        return new StubRingServer(port, new Version(empty, Settings.DEFAULT, now(), null));
+        HashRing empty = HashRing.empty(DEFAULT_SETTINGS.toConfig());
+        return new StubRingServer(port, new Version(empty, DEFAULT_SETTINGS, now(), null));
     }
 
     /** A free loopback port, to start a stub on later. */
@@ -146,35 +136,15 @@ final class StubRingServer implements AutoCloseable {
     }
 
     /** Commits one version: these changes and (if not null) these settings; sends its change event. */
-    synchronized Version commit(List<Change> changes, Settings settings) {
+    synchronized Version commit(List<Change> changes, SettingsJson settings) {
         Version cur = current();
         HashRing next = changes.isEmpty() ? cur.ring() : cur.ring().apply(changes);
-        Settings s = settings == null ? cur.settings() : settings;
+        SettingsJson s = settings == null ? cur.settings() : settings;
         // The server's way: members from the batch, then a build at version + 1 with the settings.
-        next = HashRing.of(s.config(), cur.version() + 1, next.nodes());
+        next = HashRing.of(s.toConfig(), cur.version() + 1, next.nodes());
         Instant at = now();
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("version", next.version());
-        data.put("committedAt", at.toString());
-        data.put("fingerprint", next.fingerprint());
-        List<Map<String, Object>> list = new ArrayList<>();
-        changes.stream().sorted(Comparator.comparing(Change::id)).forEach(c -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            if (c instanceof Change.Put p) {
-                m.put("op", "put");
-                m.put("id", p.id());
-                m.put("weight", p.node().weight());
-                m.put("zone", p.node().zone());
-            } else {
-                m.put("op", "remove");
-                m.put("id", c.id());
-            }
-            list.add(m);
-        });
-        data.put("changes", list);
-        if (settings != null) {
-            data.put("settings", settings.json());
-        }
+        ChangeEventJson data = ChangeEventJson.of(next.version(), WireTime.format(at), next.fingerprint(), changes,
+                settings);
         Version v = new Version(next, s, at, JSON.writeValueAsString(data));
         history.add(v);
         if (skipNextEvent) {
@@ -352,21 +322,7 @@ final class StubRingServer implements AutoCloseable {
     }
 
     static String snapshotJson(Version v) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("version", v.version());
-        m.put("fingerprint", v.ring().fingerprint());
-        m.put("settings", v.settings().json());
-        List<Map<String, Object>> nodes = new ArrayList<>();
-        for (Node n : v.ring().nodes()) {
-            Map<String, Object> nm = new LinkedHashMap<>();
-            nm.put("id", n.id());
-            nm.put("weight", n.weight());
-            nm.put("zone", n.zone());
-            nodes.add(nm);
-        }
-        m.put("nodes", nodes);
-        m.put("committedAt", v.committedAt().toString());
-        return JSON.writeValueAsString(m);
+        return JSON.writeValueAsString(RingJson.of(v.ring(), v.settings(), v.committedAt()));
     }
 
     private static long parse(String s) {

@@ -1,0 +1,111 @@
+package io.ringd.client;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link RingClient}, from {@link RingClient#builder(String)};
+ * {@link #build()} starts it.
+ */
+public final class RingClientBuilder {
+
+    final URI baseUrl;
+    Duration connectTimeout = Duration.ofSeconds(5);
+    Duration requestTimeout = Duration.ofSeconds(30);
+    Duration idleTimeout = Duration.ofSeconds(45);
+    Duration initialBackoff = Duration.ofMillis(250);
+    Duration maxBackoff = Duration.ofSeconds(30);
+    HttpClient httpClient;
+    boolean metrics = true;
+    final List<RingClient.Listener> listeners = new ArrayList<>();
+
+    RingClientBuilder(URI baseUrl) {
+        Objects.requireNonNull(baseUrl, "baseUrl");
+        String scheme = baseUrl.getScheme();
+        if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) || baseUrl.getHost() == null
+                || baseUrl.getRawQuery() != null || baseUrl.getRawFragment() != null) {
+            throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
+        }
+        this.baseUrl = baseUrl;
+    }
+
+    /** How long to wait for a TCP connection (default 5 s); unused with {@link #httpClient}. */
+    public RingClientBuilder connectTimeout(Duration timeout) {
+        this.connectTimeout = positive(timeout, "connectTimeout");
+        return this;
+    }
+
+    /**
+     * How long to wait for the answer to {@code GET /ring}, and for the
+     * headers of the event stream (default 30 s).
+     */
+    public RingClientBuilder requestTimeout(Duration timeout) {
+        this.requestTimeout = positive(timeout, "requestTimeout");
+        return this;
+    }
+
+    /**
+     * How long the event stream may stay silent before the client drops it
+     * and reconnects (default 45 s; the server sends a keep-alive at least
+     * every 15 s).
+     */
+    public RingClientBuilder idleTimeout(Duration timeout) {
+        this.idleTimeout = positive(timeout, "idleTimeout");
+        return this;
+    }
+
+    /**
+     * The bounds of the reconnect backoff (default 250 ms to 30 s): after
+     * f failures in a row the client waits a random time between half and
+     * all of {@code min(max, initial * 2^f)}.
+     */
+    public RingClientBuilder backoff(Duration initial, Duration max) {
+        positive(initial, "initial backoff");
+        positive(max, "max backoff");
+        if (max.compareTo(initial) < 0) {
+            throw new IllegalArgumentException("max backoff must be at least the initial one (" + initial + "): " + max);
+        }
+        this.initialBackoff = initial;
+        this.maxBackoff = max;
+        return this;
+    }
+
+    /** The HTTP client to use (for TLS or a proxy); requests are sent as HTTP/1.1. */
+    public RingClientBuilder httpClient(HttpClient client) {
+        this.httpClient = Objects.requireNonNull(client, "httpClient");
+        return this;
+    }
+
+    /** A listener told of every verified ring, the first one included. */
+    public RingClientBuilder listener(RingClient.Listener listener) {
+        this.listeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /**
+     * Whether to register the client's meters with Micrometer's global
+     * registry when Micrometer is on the class path (default true; see
+     * {@link RingClientMetrics} to bind to a registry of your own).
+     */
+    public RingClientBuilder metrics(boolean enabled) {
+        this.metrics = enabled;
+        return this;
+    }
+
+    /** A client with these settings, already following the server on a daemon thread. */
+    public RingClient build() {
+        return new RingClient(this);
+    }
+
+    private static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+        return d;
+    }
+}

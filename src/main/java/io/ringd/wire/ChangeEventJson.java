@@ -1,0 +1,29 @@
+package io.ringd.wire;
+
+import java.util.Comparator;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.ringd.ring.Change;
+
+/**
+ * The data of a {@code change} event of {@code /ring/events}: what turns
+ * version - 1 into version. {@code settings} is left out when they stayed.
+ *
+ * @param version     the version this change made
+ * @param committedAt when it was committed ({@link WireTime}); {@code null} if not recorded
+ * @param fingerprint the fingerprint of the ring it made
+ * @param changes     the membership changes, ascending by id (empty for a settings change)
+ * @param settings    the new settings, or {@code null} when they stayed
+ */
+public record ChangeEventJson(Long version, String committedAt, String fingerprint, List<ChangeJson> changes,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SettingsJson settings) {
+
+    /** The event of a version: its changes sorted by id. */
+    public static ChangeEventJson of(long version, String committedAt, String fingerprint, List<Change> changes,
+            SettingsJson settings) {
+        return new ChangeEventJson(version, committedAt, fingerprint,
+                changes.stream().sorted(Comparator.comparing(Change::id)).map(ChangeJson::of).toList(), settings);
+    }
+}
