@@ -22,7 +22,7 @@ import io.ringd.ring.RingException;
  *
  * <p>The client loads the ring ({@code GET /ring}), builds it with the ring
  * library and checks its fingerprint against the server's, then follows
- * the change stream ({@code GET /ring/events}, SPEC.md section 10),
+ * the change stream ({@code GET /ring/events}, docs/ring.md section 20),
  * applying each change and checking the fingerprint again. It only ever
  * answers from a ring whose fingerprint it has verified. A dropped stream is
  * resumed with {@code Last-Event-ID}, after a capped, jittered exponential
@@ -158,7 +158,7 @@ public final class RingClient implements AutoCloseable {
 
     /**
      * Up to {@code n} distinct nodes for {@code key}; with {@code distinctZones},
-     * nodes of zones not yet taken first (SPEC.md section 4).
+     * nodes of zones not yet taken first (docs/ring.md section 6).
      *
      * @throws RingNotReadyException before the first ring is verified
      * @throws RingException.NoNodes when the ring has no nodes

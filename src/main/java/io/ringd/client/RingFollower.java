@@ -46,7 +46,7 @@ final class RingFollower implements Runnable {
      * that has reached exactly the version held sends nothing on resume.
      * So once a stream is open, GET /ring asks, with If-None-Match naming
      * the ring held ("<version>-<first 16 hex digits of the fingerprint>",
-     * the ETag of SPEC.md section 7), whether the server still has it: 304,
+     * the ETag of docs/ring.md section 17), whether the server still has it: 304,
      * the same version and fingerprint, or a newer version carry on; the
      * same version with another fingerprint, or an older version, is a new
      * history, adopted whole (verified) before reconnecting from it. Asking

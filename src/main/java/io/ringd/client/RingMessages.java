@@ -22,7 +22,7 @@ import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidTypeIdException;
 
 /**
- * The server's answers a client reads (SPEC.md sections 7 and 10): the
+ * The server's answers a client reads (docs/ring.md sections 17 and 20): the
  * {@code GET /ring} body, which is also the data of a {@code snapshot}
  * event, and the data of a {@code change} event, read as their wire forms
  * ({@link RingJson}, {@link ChangeEventJson}). Reading is strict about

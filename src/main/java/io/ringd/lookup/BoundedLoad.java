@@ -8,7 +8,7 @@ import io.ringd.state.NodeLoads;
 import io.ringd.web.problem.ApiException;
 
 /**
- * Consistent hashing with bounded loads (SPEC.md section 8; Mirrokni, Thorup
+ * Consistent hashing with bounded loads (docs/ring.md section 19; Mirrokni, Thorup
  * and Zadimoghaddam 2017): the first node of a key's preference order whose
  * load is at most {@code c} times the mean load, or the primary when none is.
  */
@@ -29,7 +29,7 @@ final class BoundedLoad {
      *     loads are decayed counts or reported values in any unit, and ceil would make the rule
      *     depend on that unit. load <= c * mean does not: scaling every load changes no answer.
      *     The key being placed is not counted in either side.
-     *   - Weights are not in the rule: the mean is over members, as SPEC.md says. A node of
+     *   - Weights are not in the rule: the mean is over members, as docs/ring.md section 19 says. A node of
      *     weight 2 gets twice the keys of plain hashing, and is held to the same limit as
      *     every other node.
      *   - The fallback happens only when some member owns no point: with c > 1 and every

@@ -3,7 +3,7 @@ package io.ringd.membership;
 import io.ringd.state.RingState;
 
 /**
- * The entity tag of {@code GET /ring} (SPEC.md section 7):
+ * The entity tag of {@code GET /ring} (docs/ring.md section 17):
  * {@code "<version>-<first 16 hex digits of the fingerprint>"}. It names one
  * ring, not only a version: after a restart of the memory store, or between
  * instances with their own histories, a tag held for another ring with the

@@ -29,8 +29,8 @@ final class Maglev {
      * the double product, and target_X is a running sum (maxWeight added
      * once per entry taken), not a product. The fill stops as soon as the
      * last entry is taken, possibly mid-round. Envoy first divides every
-     * weight by their sum; ringd uses the weights as given (the spec's
-     * wording), which gives the same table whenever the division is exact
+     * weight by their sum; ringd uses the weights as given (the wording of
+     * docs/ring.md section 15), which gives the same table whenever the division is exact
      * and may differ from Envoy's in the last bit otherwise.
      *
      * Rather than visiting every member in every round (rounds x members,

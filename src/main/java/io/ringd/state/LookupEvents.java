@@ -45,7 +45,7 @@ public interface LookupEvents {
     /**
      * A request from a client whose {@code X-Ring-Version} is ahead of this
      * instance's version: it has seen another ring (a memory store since
-     * restarted) or a newer instance. The answer ignores it (SPEC.md section 7).
+     * restarted) or a newer instance. The answer ignores it (docs/ring.md section 17).
      */
     default void ahead() {
     }

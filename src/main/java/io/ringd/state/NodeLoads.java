@@ -1,7 +1,7 @@
 package io.ringd.state;
 
 /**
- * The load of each member, for bounded-load lookups (SPEC.md section 8): a
+ * The load of each member, for bounded-load lookups (docs/ring.md section 19): a
  * value an admin reported, or else a decayed count of the keys routed to it.
  * Lookups count the keys they answer into it and read it; the load feature
  * implements it (with its admin calls), the metrics export it.

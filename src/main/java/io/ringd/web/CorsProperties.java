@@ -5,7 +5,7 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Cross-origin access (README, Security): none unless origins are named.
+ * Cross-origin access (docs/security.md): none unless origins are named.
  *
  * @param allowedOrigins the origins (scheme, host and port, such as {@code https://ops.example.com}) whose
  *                       pages may call ringd; empty (the default) answers no cross-origin request

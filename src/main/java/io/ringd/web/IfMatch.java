@@ -4,7 +4,7 @@ import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
 
 /**
- * {@code If-Match} on the admin calls of every feature (README): the ring
+ * {@code If-Match} on the admin calls of every feature (docs/ring.md section 17): the ring
  * version, bare or quoted; {@code *} matches any; a weak tag never matches.
  */
 public final class IfMatch {

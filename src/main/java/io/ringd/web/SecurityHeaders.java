@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The security headers of every answer (README, Security), set before
+ * The security headers of every answer (docs/security.md), set before
  * anything else runs so that refusals, errors and the actuator carry them
  * too: {@code X-Content-Type-Options: nosniff}, {@code Referrer-Policy:
  * no-referrer}, {@code X-Frame-Options: DENY} and a Content-Security-Policy.

@@ -11,7 +11,7 @@ import io.restassured.RestAssured;
 import io.restassured.response.Response;
 
 /**
- * Rotating the admin token without downtime (README, Security): with
+ * Rotating the admin token without downtime (docs/security.md): with
  * {@code ringd.admin.previous-token} set, the current and the previous
  * token are both accepted, and nothing else.
  */

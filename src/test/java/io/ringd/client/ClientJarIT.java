@@ -45,7 +45,7 @@ import tools.jackson.databind.node.ObjectNode;
 class ClientJarIT extends RealServerTest {
 
     /**
-     * The client's dependencies, as the README names them and as a project that
+     * The client's dependencies, as docs/client.md names them and as a project that
      * depends on io.ringd:ringd-client resolves them (src/client/pom.xml declares
      * jackson-databind and jackson-core; jackson-annotations comes with
      * databind; Micrometer is optional): group path and artifact in a Maven

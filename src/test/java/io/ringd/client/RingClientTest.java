@@ -25,7 +25,7 @@ import io.ringd.ring.RingDiff;
 import io.ringd.ring.RingException;
 import io.ringd.wire.SettingsJson;
 
-/** The client against a stand-in server on loopback that follows SPEC.md section 10, and misbehaves on request. */
+/** The client against a stand-in server on loopback that follows docs/ring.md section 20, and misbehaves on request. */
 @Timeout(60)
 class RingClientTest {
 

@@ -39,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A stand-in ringd on loopback that serves {@code GET /ring} and
- * {@code GET /ring/events} as SPEC.md sections 7 and 10 say, building its
+ * {@code GET /ring/events} as docs/ring.md sections 17 and 20 say, building its
  * rings with the library, with knobs to misbehave: skip or tamper with an
  * event, send raw text, refuse or drop streams, go silent.
  */

@@ -17,8 +17,8 @@ import io.ringd.ring.HashRing;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code GET /route/{key}?bound=c} and {@code GET /route?key=&bound=c} (SPEC.md
- * section 8): the first node of the key's preference order whose load is at
+ * {@code GET /route/{key}?bound=c} and {@code GET /route?key=&bound=c} (docs/ring.md
+ * section 19): the first node of the key's preference order whose load is at
  * most c times the mean, the primary if none is, and how many were skipped.
  * Loads are set exactly with {@code PUT /nodes/{id}/load}, so every answer is
  * computed here from the library's preference list.

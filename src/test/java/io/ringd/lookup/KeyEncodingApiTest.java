@@ -19,7 +19,7 @@ import io.ringd.ring.HashRing;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Keys on the wire (SPEC.md section 7): any UTF-8 key of 1 to 4096 bytes,
+ * Keys on the wire (docs/ring.md section 17): any UTF-8 key of 1 to 4096 bytes,
  * percent-encoded in the path or form-encoded in the query, and nothing
  * malformed ever answered with an HTML page.
  */
@@ -174,7 +174,7 @@ class KeyEncodingApiTest extends RealServerTest {
 
     @Test
     void malformedQueryEncoding_is400NotA500() {
-        // SPEC.md section 7: never a 500 for bad input
+        // docs/ring.md section 18: never a 500 for bad input
         SoftAssertions soft = new SoftAssertions();
         for (String pathAndQuery : List.of("/route?key=%ZZ", "/route?key=%FF", "/route?key=a%2", "/route?key=%C3%28",
                 "/preference?key=%ZZ", "/route/k?version=%ZZ", "/diff?from=%FF")) {

@@ -17,7 +17,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code /route} and {@code /preference}: the rows of SPEC.md section 7 that answer where keys live. */
+/** {@code /route} and {@code /preference}: the rows of docs/ring.md section 17 that answer where keys live. */
 class LookupApiTest extends RealServerTest {
 
     @BeforeEach
@@ -38,7 +38,7 @@ class LookupApiTest extends RealServerTest {
         JsonNode body = json(r);
         assertThat(body.propertyNames()).containsExactlyInAnyOrder("key", "node", "hash", "version");
         assertThat(body.get("key").asString()).isEqualTo("user:42");
-        assertThat(body.get("hash").asLong()).isEqualTo(1457184536L); // SPEC.md section 1: md5("user:42")
+        assertThat(body.get("hash").asLong()).isEqualTo(1457184536L); // docs/ring.md section 2: md5("user:42")
         assertThat(body.get("node").asString()).isEqualTo(lib.route("user:42"));
         assertThat(body.get("version").asLong()).isEqualTo(v);
     }

@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The spec's ring vectors ({@code src/test/resources/vectors/ring-*.json})
+ * The ring vectors ({@code src/test/resources/vectors/ring-*.json})
  * checked through the API: settings and nodes loaded over HTTP, then every
  * lookup, the ownership, the fingerprint and every diff answered by the server.
  */

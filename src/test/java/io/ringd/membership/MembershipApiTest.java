@@ -13,10 +13,10 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import tools.jackson.databind.JsonNode;
 
-/** The membership rows of SPEC.md section 7: /ring, /nodes, /settings and the admin calls that change them. */
+/** The membership rows of docs/ring.md section 17: /ring, /nodes, /settings and the admin calls that change them. */
 class MembershipApiTest extends RealServerTest {
 
-    /** SHA-256 of zero bytes: the empty ring's fingerprint (SPEC.md section 3). */
+    /** SHA-256 of zero bytes: the empty ring's fingerprint (docs/ring.md section 10). */
     private static final String EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     @BeforeEach
@@ -55,7 +55,7 @@ class MembershipApiTest extends RealServerTest {
         assertThat(ring.get("nodes").get(2).get("weight").asDouble()).isEqualTo(0.5);
     }
 
-    /** SPEC.md section 7: ETag "<version>-<first 16 hex digits of the fingerprint>". */
+    /** docs/ring.md section 17: ETag "<version>-<first 16 hex digits of the fingerprint>". */
     private static String tag(long version, String fingerprint) {
         return "\"" + version + "-" + fingerprint.substring(0, 16) + "\"";
     }
@@ -392,7 +392,7 @@ class MembershipApiTest extends RealServerTest {
         assertThat(after.version()).isEqualTo(before.version() + 1);
         assertThat(after.fingerprint()).isNotEqualTo(before.fingerprint()).isEqualTo(libraryRing().fingerprint());
         assertThat(after.nodes()).isEqualTo(before.nodes());
-        // keys now hash with murmur3: SPEC.md section 1, murmur3("hello") = 0x248bfa47
+        // keys now hash with murmur3: docs/ring.md section 2, murmur3("hello") = 0x248bfa47
         assertThat(json(raw().get("/route/hello")).get("hash").asLong()).isEqualTo(0x248bfa47L);
     }
 

@@ -80,7 +80,7 @@ class PlacementApiTest extends RealServerTest {
         long moved = d.get("movedCount").asLong();
         assertThat(moved).isPositive().isLessThan(SPACE);
         assertThat(d.get("movedShare").asDouble()).isCloseTo(moved / (double) SPACE, within(1e-15));
-        // adding X: everything that moves, moves to X (SPEC.md section 6, invariant 1), and as much as X owns now
+        // adding X: everything that moves, moves to X (docs/ring.md section 12, guarantee 1), and as much as X owns now
         long flowSum = 0;
         for (JsonNode f : d.get("flows")) {
             assertThat(f.propertyNames()).containsExactlyInAnyOrder("from", "to", "count", "share");

@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code hash=ketama} (SPEC.md section 8, docs/ring.md section 14) against
+ * {@code hash=ketama} (docs/ring.md section 14) against
  * vectors/ketama-libketama-compat.json, against libketama's C arithmetic, and
  * against {@link PlacementOracles#ketamaRing} over random memberships.
  *
  * <p>Values not in the vector file were computed outside ringd: digest
  * counts by libketama's own expression compiled with gcc on x86-64
  * ({@code floorf(pct * 40.0 * (float) n)}); fingerprints and ownership
- * counts by a Python implementation written from SPEC.md (hashlib, numpy's
+ * counts by a Python implementation written from docs/ring.md section 14 (hashlib, numpy's
  * float32), which also reproduces all 400 keys and the matched point of the
  * vector.
  */

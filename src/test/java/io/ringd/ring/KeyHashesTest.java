@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
  * Golden values pin each named hash function forever. The expected values
  * were computed outside ringd: md5 and sha256 with Python's hashlib, murmur3
  * with a Python implementation of MurmurHash3 x86_32 written from the
- * algorithm (which also reproduces all 212 murmur3 hashes of the spec's
+ * algorithm (which also reproduces all 212 murmur3 hashes of the test
  * vectors).
  */
 class KeyHashesTest {

@@ -13,10 +13,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code algorithm=maglev} (SPEC.md section 8, docs/ring.md section 15):
+ * {@code algorithm=maglev} (docs/ring.md section 15):
  * tables against {@link PlacementOracles#maglevTable}, which fills round by
  * round visiting every member as Envoy does, and against fingerprints
- * computed by a Python implementation written from the spec; ownership,
+ * computed by a Python implementation written from docs/ring.md section 15; ownership,
  * lookups, preference lists and the fingerprint format.
  */
 class MaglevTest {
@@ -117,7 +117,7 @@ class MaglevTest {
 
     @Test
     void independentImplementation_sameTablesByFingerprint() {
-        // fingerprints computed by a Python implementation written from the spec (not from this code)
+        // fingerprints computed by a Python implementation written from docs/ring.md section 15 (not from this code)
         assertThat(HashRing.of(maglev(65537), 0, weights11123()).fingerprint())
                 .isEqualTo("cee7bbafcc926988adc94dac258f68fc44c604db4f346c26fa0702f7c03ae1fc");
         assertThat(HashRing.of(maglev(13), 0, List.of(Node.of("a", 1), Node.of("b", 1), Node.of("c", 2)))

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every number of docs/ring.md sections 14 (ketama), 15 (Maglev) and 16
  * (rendezvous, jump). The expected values were computed apart from ringd:
- * with Python (hashlib, numpy's float32) from the spec, and for libketama's
+ * with Python (hashlib, numpy's float32) from docs/ring.md, and for libketama's
  * and jump's arithmetic with their C expressions compiled by gcc.
  */
 class PlacementDocExamplesTest {

@@ -15,8 +15,8 @@ import java.util.TreeMap;
 
 /**
  * Brute-force oracles for the ketama and Maglev placements and for diffs
- * that involve a table, written from the contract (SPEC.md section 8,
- * docs/ring.md sections 14 and 15) without the library's code: the Maglev
+ * that involve a table, written from the contract (docs/ring.md
+ * sections 14 and 15) without the library's code: the Maglev
  * table filled round by round as Envoy does (every member visited in every
  * round), ketama's points from the JDK's MD5, flows counted value class by
  * value class with floor division.

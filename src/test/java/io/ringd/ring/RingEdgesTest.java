@@ -253,7 +253,7 @@ class RingEdgesTest {
     /**
      * Invariant 5 (removing a node keeps the others' relative order) has one
      * exception, shown here with real md5 points: node-001#1464 and
-     * node-021#316 collide (the spec's collision vector), node-001 wins the
+     * node-021#316 collide (the collision vector of ring-md5-collision.json), node-001 wins the
      * point, and x206's only point lies just after it. Removing node-001
      * gives the point to node-021, which moves ahead of x206.
      */

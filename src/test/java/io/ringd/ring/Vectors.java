@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Loads the spec's test vectors from {@code src/test/resources/vectors/}. */
+/** Loads the test vectors from {@code src/test/resources/vectors/}. */
 public final class Vectors {
 
     public static final List<String> RING_FILES = List.of(

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
 /** The OpenAPI document (springdoc) describes the whole ring API, and Swagger UI is served. */
 class ApiDocsTest extends RealServerTest {
 
-    /** Every operation of the ring API (SPEC.md section 7), as "method path" of the document. */
+    /** Every operation of the ring API (docs/ring.md section 17), as "method path" of the document. */
     static final List<String> OPERATIONS = List.of(
             "get /route/{key}", "get /route", "post /route",
             "get /preference/{key}", "get /preference",
@@ -160,7 +160,7 @@ class ApiDocsTest extends RealServerTest {
 
     @Test
     void apiDocs_documentTheRingVersionHeaders() {
-        // SPEC.md section 7: every ring answer carries X-Ring-Version, and a client may send its own
+        // docs/ring.md section 17: every ring answer carries X-Ring-Version, and a client may send its own
         // (answered with X-Ring-Stale when older); GET /ring answers an ETag
         JsonNode doc = doc();
         SoftAssertions soft = new SoftAssertions();

@@ -17,7 +17,7 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.restassured.specification.SpecificationQuerier;
 
-/** {@code X-Ring-Version} on every ring answer, and {@code X-Ring-Stale} for clients behind (SPEC.md section 7). */
+/** {@code X-Ring-Version} on every ring answer, and {@code X-Ring-Stale} for clients behind (docs/ring.md section 17). */
 class HeadersApiTest extends RealServerTest {
 
     private long v;
@@ -79,7 +79,7 @@ class HeadersApiTest extends RealServerTest {
     @Test
     void ringVersion_onProblemsRefusedBeforeTheControllers() {
         // a raw ';' in a lookup path and a body announced over 4 MiB are answered by a filter:
-        // still answers of the ring API, so they carry X-Ring-Version too (SPEC.md section 7)
+        // still answers of the ring API, so they carry X-Ring-Version too (docs/ring.md section 17)
         Answer semicolon = Answer.of(httpGet("/route/a;b"));
         assertProblem(semicolon, 400, "key");
         Answer tooLarge = rawHttp("POST /route HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 50000000",

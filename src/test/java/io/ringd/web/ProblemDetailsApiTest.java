@@ -18,7 +18,7 @@ import io.restassured.response.Response;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Errors as RFC 9457 problem details (SPEC.md section 7): the status, the
+ * Errors as RFC 9457 problem details (docs/ring.md section 18): the status, the
  * type, title, status, detail and field, nothing of Java in the body, and a
  * refused change leaving the ring exactly as it was.
  */
@@ -99,7 +99,7 @@ class ProblemDetailsApiTest extends RealServerTest {
     void invalidJson_detailNamesNoJavaClass() {
         // Jackson's messages for these name its classes (StreamReadConstraints, JsonReadFeature,
         // DeserializationFeature, tools.jackson.databind.JsonNode):
-        // SPEC.md section 7 allows no Java class name in a problem
+        // docs/ring.md section 18 allows no Java class name in a problem
         SoftAssertions soft = new SoftAssertions();
         for (String body : List.of("{\"weight\":NaN}", "{\"weight\":Infinity}", "{\"weight\":-Infinity}",
                 "{\"weight\":1" + "0".repeat(1200) + "}", "{\"weight\":" + "[".repeat(1200) + "]".repeat(1200) + "}",

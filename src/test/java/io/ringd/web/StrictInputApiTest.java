@@ -15,7 +15,7 @@ import io.ringd.RealServerTest;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One strictness everywhere (README, The API): a query parameter a call does
+ * One strictness everywhere (docs/ring.md section 18): a query parameter a call does
  * not take, a JSON field given twice, a body that is not strict UTF-8, a
  * number too large for its field, NaN or Infinity: each is a 400 naming what
  * is at fault, and changes nothing.
