@@ -116,6 +116,13 @@ class FuzzApiTest extends RealServerTest {
             last = sent.describe();
             String what = "seed " + seed + ", request " + i + ": " + sent.describe();
             Answer a = sent.answer;
+            if (a.status() == 503 && a.body().contains("urn:ringd:problem:no-nodes")
+                    && sent.target.contains("version=")) {
+                // a lookup at a past version whose ring had no node (the shared server's rings between
+                // tests are empty): the contract's answer, not a fault; the current ring always has members
+                assertThat(sent.target).as(what).doesNotContainPattern("version=" + version() + "(?![0-9])");
+                continue;
+            }
             assertThat(a.status()).as("%s answered %s", what, a.body()).isLessThan(500).isGreaterThanOrEqualTo(200);
             if (a.status() >= 400) {
                 if (!sent.method.equals("HEAD")) {

@@ -35,6 +35,36 @@ class StrictInputApiTest extends RealServerTest {
     // ------------------------------------------------------------ query parameters
 
     @Test
+    void integersAndBooleansInTheQuery_areReadAsTheApiSays_notAsTheFrameworkWould() {
+        // Spring alone reads 0x1F and #1F as 31, +1 as 1, yes/on/1 as true: each is a 400 naming the parameter
+        String[][] refused = {
+                {"/route/k?version=0x" + Long.toHexString(v), "version"},
+                {"/route/k?version=%23" + Long.toHexString(v), "version"},
+                {"/route/k?version=%2B" + v, "version"},
+                {"/route/k?version=" + v + ".0", "version"},
+                {"/route/k?version=99999999999999999999", "version"},
+                {"/preference/k?n=0x2", "n"},
+                {"/preference/k?n=2147483648", "n"},
+                {"/preference/k?distinctZones=yes", "distinctZones"},
+                {"/preference/k?distinctZones=1", "distinctZones"},
+                {"/route/k?explain=on", "explain"},
+                {"/diff?from=0x1", "from"},
+                {"/diff?from=0&maxRanges=0x10", "maxRanges"},
+        };
+        for (String[] c : refused) {
+            JsonNode p = assertProblem(httpGet(c[0]), 400, c[1]);
+            assertThat(p.get("detail").asString()).as(c[0]).startsWith(c[1] + " must be ");
+        }
+        // decimal integers and true/false (in any case) are read as before
+        for (String ok : List.of("/route/k?version=" + v, "/route/k?version=00" + v, "/preference/k?n=2",
+                "/preference/k?distinctZones=TRUE", "/preference/k?distinctZones=false", "/route/k?explain=true",
+                "/diff?from=0&maxRanges=16")) {
+            assertThat(httpGet(ok).statusCode()).as(ok).isEqualTo(200);
+        }
+        assertUnchanged(before);
+    }
+
+    @Test
     void unknownOrUnsupportedQueryParameters_are400NamingThem() {
         String[][] cases = {
                 {"/ownership?version=" + v, "version"},
