@@ -58,7 +58,7 @@ class StrictInputApiTest extends RealServerTest {
         // decimal integers and true/false (in any case) are read as before
         for (String ok : List.of("/route/k?version=" + v, "/route/k?version=00" + v, "/preference/k?n=2",
                 "/preference/k?distinctZones=TRUE", "/preference/k?distinctZones=false", "/route/k?explain=true",
-                "/diff?from=0&maxRanges=16")) {
+                "/diff?from=" + v + "&maxRanges=16")) {
             assertThat(httpGet(ok).statusCode()).as(ok).isEqualTo(200);
         }
         assertUnchanged(before);
