@@ -3,7 +3,8 @@ package io.ringd.state;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
-
+import io.ringd.ring.KeyHashes;
+import io.ringd.ring.RingConfig;
 
 /**
  * The settings of a new, empty ring. Once a ring exists its settings live
@@ -15,8 +16,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maglevTableSize the Maglev table size, a prime between 1,009 and 5,000,011 (used by {@code maglev})
  */
 @ConfigurationProperties("ringd.ring")
-public record InitialRingProperties(@DefaultValue("md5") String hash, @DefaultValue("128") int vnodesPerWeight,
-        @DefaultValue("ring") String algorithm, @DefaultValue("65537") int maglevTableSize) {
+public record InitialRingProperties(@DefaultValue(KeyHashes.DEFAULT) String hash,
+        @DefaultValue("" + RingConfig.DEFAULT_VNODES_PER_WEIGHT) int vnodesPerWeight,
+        @DefaultValue(RingConfig.DEFAULT_ALGORITHM) String algorithm,
+        @DefaultValue("" + RingConfig.DEFAULT_MAGLEV_TABLE_SIZE) int maglevTableSize) {
 
     public RingSettings toSettings() {
         return new RingSettings(hash, vnodesPerWeight, algorithm, maglevTableSize);
