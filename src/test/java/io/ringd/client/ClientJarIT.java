@@ -65,7 +65,8 @@ class ClientJarIT extends RealServerTest {
         try (ZipFile jar = new ZipFile(CLIENT_JAR.toFile())) {
             jar.stream().map(ZipEntry::getName).forEach(names::add);
         }
-        assertThat(names).contains("io/ringd/ring/HashRing.class", "io/ringd/client/RingClient.class",
+        assertThat(names).contains("io/ringd/ring/HashRing.class", "io/ringd/wire/RingJson.class",
+                "io/ringd/client/RingClient.class",
                 "io/ringd/client/RingClientCli.class", "META-INF/MANIFEST.MF");
         assertThat(names).allMatch(n -> n.startsWith("io/ringd/ring/") || n.startsWith("io/ringd/wire/")
                 || n.startsWith("io/ringd/client/") || n.equals("io/") || n.equals("io/ringd/") || n.equals("META-INF/")
