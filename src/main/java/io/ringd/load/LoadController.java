@@ -36,8 +36,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "load", description = "Node loads, for bounded-load lookups (/route?bound=c)")
 class LoadController {
 
-    static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted); "
-            + "412 otherwise.";
+    static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted) "
+            + "or still the ring of this ETag of GET /ring; 412 otherwise.";
     static final String ID = "The node id, a member of the ring";
 
     private final LoadTracker loads;
@@ -108,7 +108,7 @@ class LoadController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        Long expected = IfMatch.version(ifMatch);
+        Long expected = IfMatch.version(ifMatch, ring.current());
         double load = body.checked();
         checkIfMatch(expected);
         return answer(loads.report(id, load));
@@ -126,7 +126,7 @@ class LoadController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        checkIfMatch(IfMatch.version(ifMatch));
+        checkIfMatch(IfMatch.version(ifMatch, ring.current()));
         return answer(loads.clear(id));
     }
 

@@ -42,8 +42,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "membership", description = "Nodes, settings and the ring itself")
 class MembershipController {
 
-    static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted); "
-            + "412 otherwise.";
+    static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted) "
+            + "or still the ring of this ETag of GET /ring; 412 otherwise.";
 
     private final RingService ring;
 
@@ -129,8 +129,8 @@ class MembershipController {
             @RequestBody NodeRequest body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        NodeInput.id(id, "id");
-        Long expected = IfMatch.version(ifMatch);
+        NodeInput.newId(id, "id");
+        Long expected = IfMatch.version(ifMatch, ring.current());
         Node node = body.toNode(id);
         RingService.PutResult r = ring.put(node, expected);
         NodeAnswer answer = new NodeAnswer(r.state().version(), NodeJson.of(node));
@@ -149,7 +149,7 @@ class MembershipController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        return new VersionAnswer(ring.remove(id, IfMatch.version(ifMatch)).version());
+        return new VersionAnswer(ring.remove(id, IfMatch.version(ifMatch, ring.current())).version());
     }
 
     @PostMapping(path = "/membership", consumes = ApiDocs.JSON)
@@ -170,7 +170,7 @@ class MembershipController {
     VersionAnswer membership(@RequestBody ChangeBatch body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = IfMatch.version(ifMatch);
+        Long expected = IfMatch.version(ifMatch, ring.current());
         return new VersionAnswer(ring.apply(body.toChanges(), expected).version());
     }
 
@@ -189,7 +189,7 @@ class MembershipController {
     SettingsAnswer updateSettings(@RequestBody SettingsRequest body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = IfMatch.version(ifMatch);
+        Long expected = IfMatch.version(ifMatch, ring.current());
         RingState s = ring.updateSettings(body.toPatch(), expected);
         return new SettingsAnswer(s.version(), s.settings().json());
     }

@@ -73,7 +73,8 @@ public record ChangeBatch(
                 throw new InvalidInputException(at + ".id", "node id appears twice in one batch: " + id);
             }
             switch (op) {
-                case "put" -> out.add(Change.put(NodeInput.node(id, c.weight(), c.zone(), at + ".")));
+                case "put" -> out.add(Change.put(NodeInput.node(NodeInput.newId(id, at + ".id"), c.weight(),
+                        c.zone(), at + ".")));
                 case "remove" -> {
                     if (c.weight() != null || c.zone() != null) {
                         throw new InvalidInputException(at + (c.weight() != null ? ".weight" : ".zone"),

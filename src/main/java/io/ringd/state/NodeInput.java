@@ -22,6 +22,23 @@ public final class NodeInput {
     }
 
     /**
+     * The id of a node being added or replaced, checked: as {@link #id}, and not {@code .} or
+     * {@code ..}, which no ordinary client can address ({@code /nodes/..} is normalised away).
+     * The library and the state files take them (a ring saved with one still loads, and its node
+     * can still be removed by a batch); only new puts are refused.
+     *
+     * @throws InvalidInputException naming {@code field}
+     */
+    public static String newId(String id, String field) {
+        id(id, field);
+        if (id.equals(".") || id.equals("..")) {
+            throw new InvalidInputException(field, "node id must not be " + id
+                    + ": a path segment of . or .. cannot be addressed (clients and proxies normalise it away)");
+        }
+        return id;
+    }
+
+    /**
      * A node of that id, weight and zone, checked; {@code prefix} is put before
      * the field names in refusals ({@code "changes[2]."}, or {@code ""}).
      *

@@ -1,5 +1,7 @@
 package io.ringd.web;
 
+import java.util.Enumeration;
+
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -10,8 +12,10 @@ import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
 
 /**
- * What a request's headers alone refuse, in this order: an announced body
- * over the limit (413), an {@code Accept} that is no list of media types
+ * What a request's headers alone refuse, in this order: two {@code Authorization} or two
+ * {@code Content-Type} headers (400: which one counts is not for ringd to
+ * guess), a body on {@code DELETE} (400: no delete reads one), an announced
+ * body over the limit (413), an {@code Accept} that is no list of media types
  * (406), a body {@code Content-Encoding} (ringd decodes none: 415) and a
  * charset other than UTF-8 (415).
  */
@@ -22,7 +26,13 @@ final class HeadCheck {
 
     /** @throws ApiException the refusal, naming the header (or {@code body}) at fault */
     static void check(HttpServletRequest request, long maxBodyBytes) {
+        String transferEncoding = request.getHeader(HttpHeaders.TRANSFER_ENCODING);
+        once(request, HttpHeaders.AUTHORIZATION);
+        once(request, HttpHeaders.CONTENT_TYPE);
         long length = request.getContentLengthLong();
+        if ("DELETE".equals(request.getMethod()) && (length > 0 || transferEncoding != null)) {
+            throw ApiException.badRequest("DELETE takes no body: send it without one", "body");
+        }
         if (length > maxBodyBytes) {
             throw new ApiException(Problems.PAYLOAD_TOO_LARGE,
                     "the body must be at most " + maxBodyBytes + " bytes: it is " + length, "body");
@@ -44,6 +54,19 @@ final class HeadCheck {
             throw new ApiException(Problems.UNSUPPORTED_MEDIA_TYPE, "bodies are JSON in UTF-8: "
                     + "leave the charset out or make it UTF-8 (not " + ApiException.abbreviate(charset) + ")",
                     HttpHeaders.CONTENT_TYPE);
+        }
+    }
+
+    /** @throws ApiException 400 naming {@code name} if the request has it more than once (values never echoed) */
+    private static void once(HttpServletRequest request, String name) {
+        Enumeration<String> values = request.getHeaders(name);
+        int count = 0;
+        while (values != null && values.hasMoreElements()) {
+            values.nextElement();
+            count++;
+        }
+        if (count > 1) {
+            throw ApiException.badRequest("send one " + name + " header, not " + count, name);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.ringd.RealServerTest;
+import tools.jackson.databind.JsonNode;
 
 /** The actuator exposes health, info and prometheus, and nothing else is reachable. */
 class ActuatorExposureApiTest extends RealServerTest {
@@ -27,5 +28,15 @@ class ActuatorExposureApiTest extends RealServerTest {
         }
         String index = api().get("/actuator").asString();
         assertThat(index).doesNotContain("/actuator/metrics").doesNotContain("/actuator/env");
+    }
+
+    /** The ring's own health is shown as a component, in the whole health and in readiness, without details. */
+    @Test
+    void health_showsTheRingComponent_withoutDetails() {
+        for (String path : List.of("/actuator/health", "/actuator/health/readiness")) {
+            JsonNode h = json(api().get(path));
+            assertThat(h.path("components").path("ring").path("status").asString()).as(path).isEqualTo("UP");
+            assertThat(h.path("components").path("ring").has("details")).as(path).isFalse();
+        }
     }
 }

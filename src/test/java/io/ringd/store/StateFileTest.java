@@ -200,6 +200,22 @@ class StateFileTest {
         }
     }
 
+    /** Ids that the API no longer takes for new nodes ({@code .} and {@code ..}) still load from a state file. */
+    @Test
+    void aFileWithDotIds_stillLoads() throws Exception {
+        MemoryRingStore memory = new MemoryRingStore();
+        RingService original = new RingService(memory, RingSettings.defaults(), 128, List.of());
+        original.apply(List.of(Change.put(Node.of(".", 1)), Change.put(Node.of("..", 2)),
+                Change.put(Node.of("a", 1))), null);
+        write(new StateCodec().encode(memory.load().orElseThrow()));
+        try (FileRingStore store = new FileRingStore(dir)) {
+            RingService s = new RingService(store, RingSettings.defaults(), 128, List.of());
+            assertThat(s.current().nodes()).containsExactly(Node.of(".", 1), Node.of("..", 2), Node.of("a", 1));
+            assertThat(s.current().fingerprint()).isEqualTo(original.current().fingerprint());
+            assertThat(s.remove("..", null).nodes()).containsExactly(Node.of(".", 1), Node.of("a", 1));
+        }
+    }
+
     /**
      * Random valid states, written with their members, kept versions, changes
      * and JSON fields shuffled: each loads to the same ring, versions, history
