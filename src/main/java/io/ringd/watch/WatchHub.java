@@ -7,8 +7,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -57,9 +59,15 @@ class WatchHub implements RingListener, SmartLifecycle {
      * runs, so a stream opened in between finds the version in the backlog.
      *
      * Nothing under the lock blocks: a change event is serialized once and
-     * offered to each stream's queue; the writer pool does the I/O. A writer
-     * blocked on one slow connection holds one pool thread until that stream
-     * is closed for its queue (maxQueued) or its connection fails.
+     * offered to each stream's queue; the writer pool does the I/O. Closing a
+     * stream (too slow, reloaded) only marks it and frees its slot; the
+     * answer is ended by its writer after the write in progress, or by the
+     * closer thread, never on the commit's thread.
+     *
+     * A write blocked for longer than writeTimeout ends its stream (the
+     * watchdog below), and the pool grows by one thread for as long as that
+     * write stays blocked (until the connection fails), so that the
+     * ringd.watch.writers threads always serve the streams that read.
      */
 
     static final String SNAPSHOT = "snapshot";
@@ -70,8 +78,11 @@ class WatchHub implements RingListener, SmartLifecycle {
     private final WatchProperties props;
     private final JsonMapper json = WireJson.lenient();
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
-    private final ExecutorService writers;
+    private final ThreadPoolExecutor writers;
+    private final ExecutorService closer;
     private final ScheduledExecutorService keepAlive;
+    private final Set<WatchStream> lingering = ConcurrentHashMap.newKeySet(); // closed during a write
+    private final Set<WatchStream> stuck = ConcurrentHashMap.newKeySet(); // a write blocked past writeTimeout
     private final Counter snapshots;
     private final Counter changes;
     private final Timer delivery;
@@ -79,10 +90,14 @@ class WatchHub implements RingListener, SmartLifecycle {
     WatchHub(ObjectProvider<RingService> ring, WatchProperties props, ObjectProvider<MeterRegistry> registry) {
         this.ring = ring;
         this.props = props;
-        this.writers = Executors.newFixedThreadPool(props.writers(), daemons("ringd-watch-writer-"));
+        this.writers = new ThreadPoolExecutor(props.writers(), props.writers(), 0L, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), daemons("ringd-watch-writer-"));
+        this.closer = Executors.newSingleThreadExecutor(daemons("ringd-watch-closer-"));
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(daemons("ringd-watch-keep-alive-"));
         long period = props.keepAlive().toMillis();
         keepAlive.scheduleAtFixedRate(this::keepAlive, period, period, TimeUnit.MILLISECONDS);
+        long check = Math.max(10, Math.min(250, props.writeTimeout().toMillis() / 4));
+        keepAlive.scheduleWithFixedDelay(this::watchdog, check, check, TimeUnit.MILLISECONDS);
         MeterRegistry meters = registry.getIfAvailable();
         if (meters != null) {
             Gauge.builder("ringd.watch.streams", streams, Set::size).description("Open /ring/events streams")
@@ -112,7 +127,7 @@ class WatchHub implements RingListener, SmartLifecycle {
             throw new ApiException(Problems.BUSY, "at most " + props.maxStreams()
                     + " streams may be open at once; try again later", null);
         }
-        WatchStream stream = new WatchStream(sink, writers, props.maxQueued(), new WatchStream.Events() {
+        WatchStream stream = new WatchStream(sink, writers, closer, props.maxQueued(), new WatchStream.Events() {
             @Override
             public void written(WatchStream.Item item) {
                 count(item);
@@ -121,6 +136,9 @@ class WatchHub implements RingListener, SmartLifecycle {
             @Override
             public void closed(WatchStream s, String why) {
                 streams.remove(s);
+                if (s.writingFor(System.nanoTime()) > 0) {
+                    lingering.add(s); // the watchdog still watches its write
+                }
                 log.debug("Closed a /ring/events stream: {}", why);
             }
         });
@@ -197,6 +215,44 @@ class WatchHub implements RingListener, SmartLifecycle {
         }
     }
 
+    /**
+     * Ends every stream whose write has been blocked for longer than
+     * ringd.watch.write-timeout, and keeps one extra writer thread for each
+     * such write until it returns.
+     */
+    private void watchdog() {
+        try {
+            long now = System.nanoTime();
+            long limit = props.writeTimeout().toNanos();
+            for (Set<WatchStream> set : List.of(streams, lingering)) {
+                for (WatchStream s : set) {
+                    if (s.writingFor(now) > limit && stuck.add(s)) {
+                        s.close("a write was blocked for more than " + props.writeTimeout().toMillis()
+                                + " ms: the client reads too slowly");
+                        resizeWriters();
+                    }
+                }
+            }
+            lingering.removeIf(s -> s.writingFor(now) == 0);
+            if (stuck.removeIf(s -> s.writingFor(now) == 0)) {
+                resizeWriters();
+            }
+        } catch (RuntimeException e) {
+            log.warn("The /ring/events watchdog failed", e);
+        }
+    }
+
+    private void resizeWriters() {
+        int size = props.writers() + stuck.size();
+        if (size > writers.getMaximumPoolSize()) {
+            writers.setMaximumPoolSize(size);
+            writers.setCorePoolSize(size);
+        } else if (size < writers.getCorePoolSize()) {
+            writers.setCorePoolSize(size);
+            writers.setMaximumPoolSize(size);
+        }
+    }
+
     /** The streams open now. */
     int openStreams() {
         return streams.size();
@@ -233,6 +289,7 @@ class WatchHub implements RingListener, SmartLifecycle {
         stop();
         keepAlive.shutdownNow();
         writers.shutdownNow();
+        closer.shutdown();
     }
 
     /** Stops first: before the web server's graceful shutdown (which stops at a lower phase). */

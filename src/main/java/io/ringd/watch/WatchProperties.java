@@ -13,10 +13,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param keepAlive  how often a comment is sent on every stream, so that idle streams stay open and clients
  *                   know the server is there
  * @param writers    threads that write events to streams (shared by all streams)
+ * @param writeTimeout how long one write to a stream may stay blocked (the client not reading) before the
+ *                   stream is ended
  */
 @ConfigurationProperties("ringd.watch")
 public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
-        @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers) {
+        @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers,
+        @DefaultValue("5s") Duration writeTimeout) {
 
     public WatchProperties {
         if (maxStreams < 1 || maxStreams > 100_000) {
@@ -30,6 +33,9 @@ public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValu
         }
         if (writers < 1 || writers > 64) {
             throw new IllegalArgumentException("ringd.watch.writers must be in [1, 64]: " + writers);
+        }
+        if (writeTimeout.compareTo(Duration.ofMillis(100)) < 0 || writeTimeout.compareTo(Duration.ofSeconds(60)) > 0) {
+            throw new IllegalArgumentException("ringd.watch.write-timeout must be in [100ms, 60s]: " + writeTimeout);
         }
     }
 }

@@ -14,6 +14,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * event never blocks (a membership write offers on its own thread); a
  * stream whose queue grows past its limit is closed, and its client
  * reconnects with {@code Last-Event-ID}.
+ *
+ * <p>Closing never waits either: it marks the stream closed at once, and the
+ * answer is ended ({@link Sink#close()}, which waits for a write in progress)
+ * by the writer that is writing, when its write returns, or else by the
+ * closer executor. A write that has been blocked for too long is found with
+ * {@link #writingFor(long)}.
  */
 final class WatchStream {
 
@@ -25,7 +31,7 @@ final class WatchStream {
         /** Writes a comment line. */
         void comment(String text) throws IOException;
 
-        /** Ends the answer; called once. */
+        /** Ends the answer; called once, never while a write of this sink is in progress on another thread. */
         void close();
     }
 
@@ -49,12 +55,17 @@ final class WatchStream {
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean sinkClosed = new AtomicBoolean();
+    private final Executor closer;
+    /** When the write in progress began ({@link System#nanoTime()}), or 0 when none is. */
+    private volatile long writingSince;
     /** The last version offered; guarded by the hub's lock. */
     long lastOffered;
 
-    WatchStream(Sink sink, Executor writers, int maxQueued, Events events) {
+    WatchStream(Sink sink, Executor writers, Executor closer, int maxQueued, Events events) {
         this.sink = sink;
         this.writers = writers;
+        this.closer = closer;
         this.maxQueued = maxQueued;
         this.events = events;
     }
@@ -98,10 +109,15 @@ final class WatchStream {
             Item item;
             while (!closed.get() && (item = queue.poll()) != null) {
                 queued.decrementAndGet();
-                if (item == Item.KEEP_ALIVE) {
-                    sink.comment(" keep-alive");
-                } else {
-                    sink.event(item.name(), item.id(), item.data());
+                writingSince = Math.max(1, System.nanoTime());
+                try {
+                    if (item == Item.KEEP_ALIVE) {
+                        sink.comment(" keep-alive");
+                    } else {
+                        sink.event(item.name(), item.id(), item.data());
+                    }
+                } finally {
+                    writingSince = 0;
                 }
                 events.written(item);
             }
@@ -110,21 +126,44 @@ final class WatchStream {
         } finally {
             draining.set(false);
         }
-        if (!closed.get() && !queue.isEmpty()) {
+        if (closed.get()) {
+            closeSink(); // closed while this writer wrote: the answer is ended here, after the write
+        } else if (!queue.isEmpty()) {
             schedule(); // offered after the loop ended and before draining was cleared
         }
     }
 
-    /** Closes the stream once; queued events are dropped. */
+    /** How long the write in progress has been blocked, in nanoseconds at {@code now}; 0 when none is. */
+    long writingFor(long now) {
+        long since = writingSince;
+        return since == 0 ? 0 : Math.max(1, now - since);
+    }
+
+    /**
+     * Closes the stream once, without waiting: queued events are dropped, and the
+     * answer is ended by the writer when its write returns, or by the closer.
+     */
     void close(String why) {
         if (closed.compareAndSet(false, true)) {
             queue.clear();
+            events.closed(this, why);
+            if (!draining.get()) { // else the writer sees closed after its loop (draining is cleared first)
+                try {
+                    closer.execute(this::closeSink);
+                } catch (RuntimeException e) { // the closer is shut down
+                    closeSink();
+                }
+            }
+        }
+    }
+
+    private void closeSink() {
+        if (sinkClosed.compareAndSet(false, true)) {
             try {
                 sink.close();
             } catch (RuntimeException e) {
                 // already gone
             }
-            events.closed(this, why);
         }
     }
 

@@ -18,15 +18,17 @@ import org.junit.jupiter.api.Test;
 class WatchStreamTest {
 
     final ExecutorService writers = Executors.newFixedThreadPool(2);
+    final ExecutorService closer = Executors.newSingleThreadExecutor();
     final List<String> closedWhy = Collections.synchronizedList(new ArrayList<>());
 
     @AfterEach
     void stop() {
         writers.shutdownNow();
+        closer.shutdownNow();
     }
 
     WatchStream stream(WatchStream.Sink sink, int maxQueued) {
-        return new WatchStream(sink, writers, maxQueued, new WatchStream.Events() {
+        return new WatchStream(sink, writers, closer, maxQueued, new WatchStream.Events() {
             @Override
             public void written(WatchStream.Item item) {
             }
@@ -38,7 +40,10 @@ class WatchStreamTest {
         });
     }
 
-    /** Records what is written; blocks every write while {@code gate} is closed. */
+    /**
+     * Records what is written; blocks every write while {@code gate} is closed, and a close too (as
+     * the HTTP answer's does while one of its writes is blocked).
+     */
     static final class Recorder implements WatchStream.Sink {
         final List<String> written = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch gate;
@@ -70,6 +75,11 @@ class WatchStreamTest {
 
         @Override
         public void close() {
+            try {
+                await();
+            } catch (IOException e) {
+                // closed anyway
+            }
             closed = true;
         }
     }
@@ -104,20 +114,47 @@ class WatchStreamTest {
         CountDownLatch gate = new CountDownLatch(1); // the connection accepts nothing
         Recorder sink = new Recorder(gate);
         WatchStream s = stream(sink, 10);
-        int accepted = 0;
-        for (int v = 1; v <= 50; v++) { // returns at once although every write blocks
+        assertThat(s.offer(new WatchStream.Item("change", 1, "{}", null))).isTrue();
+        long start = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (s.writingFor(System.nanoTime()) == 0 && System.nanoTime() < start) {
+            Thread.sleep(1);
+        }
+        int accepted = 1;
+        for (int v = 2; v <= 50; v++) { // returns at once although every write blocks
             if (s.offer(new WatchStream.Item("change", v, "{}", null))) {
                 accepted++;
             }
         }
         assertThat(s.isClosed()).isTrue();
-        assertThat(sink.closed).isTrue();
         assertThat(closedWhy).hasSize(1);
         assertThat(closedWhy.get(0)).contains("more than 10 events queued");
         // one event is being written (blocked), ten wait: the eleventh queued closes the stream
-        assertThat(accepted).isBetween(10, 11);
+        assertThat(accepted).isEqualTo(11);
         assertThat(s.offer(new WatchStream.Item("change", 51, "{}", null))).as("a closed stream takes nothing").isFalse();
+        assertThat(s.writingFor(System.nanoTime())).as("the write still blocked").isPositive();
+        Thread.sleep(100);
+        assertThat(sink.closed).as("the answer is not ended while its write is blocked").isFalse();
         gate.countDown();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!sink.closed && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(sink.closed).as("ended by its writer once the write returned").isTrue();
+        assertThat(sink.written).hasSize(1);
+        assertThat(s.writingFor(System.nanoTime())).isZero();
+    }
+
+    @Test
+    void closingAStreamThatIsNotWriting_endsTheAnswerOffTheClosersThread() throws Exception {
+        Recorder sink = new Recorder(new CountDownLatch(0));
+        WatchStream s = stream(sink, 10);
+        s.close("the ring was reloaded from the store");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!sink.closed && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(sink.closed).isTrue();
+        assertThat(closedWhy).containsExactly("the ring was reloaded from the store");
     }
 
     @Test
