@@ -1,5 +1,6 @@
 package io.ringd.ring;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -363,21 +364,10 @@ public final class HashRing implements Placement {
         return ids[owners[index]];
     }
 
+    /** The index of member {@code id}, or -1: ids are ascending, as the members are. */
     private int memberIndex(String id) {
-        int lo = 0;
-        int hi = members.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int c = members[mid].id().compareTo(id);
-            if (c < 0) {
-                lo = mid + 1;
-            } else if (c > 0) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -1;
+        int m = Arrays.binarySearch(ids, id);
+        return m >= 0 ? m : -1;
     }
 
     // ---------------------------------------------------------------- ownership, diffs, fingerprint
