@@ -31,9 +31,9 @@ final class Fingerprint {
 
     /** The fingerprint of {@code ring}; the SHA-256 of zero bytes for a ring without points. */
     static String of(HashRing ring) {
-        Node[] members = ring.memberArray();
-        int[] points = ring.biasedPoints();
-        int[] owners = ring.ownerIndices();
+        Node[] members = ring.members;
+        int[] points = ring.points;
+        int[] owners = ring.owners;
         MessageDigest sha = KeyHashes.newDigest("SHA-256");
         byte[][] ids = new byte[members.length][];
         for (int m = 0; m < members.length; m++) {

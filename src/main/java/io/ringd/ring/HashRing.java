@@ -78,28 +78,30 @@ public final class HashRing implements Placement {
 
     private final RingConfig config;
     private final long version;
-    private final Node[] members;
+    // The fields without "private" are the internal arrays and counts that the builder, the walks,
+    // ownership, the fingerprint and the diffs read in place; never handed outside the package.
+    final Node[] members;
     /** members[m].id(), read by lookups without going through the Node. */
-    private final String[] ids;
+    final String[] ids;
     /** Vnodes member m placed (for the builder); all 0 for a Maglev table. */
-    private final int[] placed;
+    final int[] placed;
     /** Entries (biasedPoint << 32 | member) hidden by a collision, sorted (for the builder). */
-    private final long[] shadowed;
+    final long[] shadowed;
     private final long vnodeCount;
-    private final int[] points;
-    private final int[] owners;
+    final int[] points;
+    final int[] owners;
     /** First point in or after each of the 2^bits buckets of the hash space, then points.length. */
     private final int[] index;
     /** 32 - bits: a hash's bucket is hash >>> indexShift. */
     private final int indexShift;
-    private final int owningCount;
+    final int owningCount;
     /** zone class per member: members in one zone share it; each zoneless member has its own. */
-    private final int[] zoneClass;
-    private final int owningZoneCount;
+    final int[] zoneClass;
+    final int owningZoneCount;
     /** M for a Maglev table with members, else 0. */
-    private final int tableSize;
+    final int tableSize;
     /** Maglev: offset and skip of member m at [2m] and [2m + 1]; null for rings. */
-    private final int[] maglevPerm;
+    final int[] maglevPerm;
 
     private volatile String fingerprint;
     private volatile Ownership ownership;
@@ -415,55 +417,6 @@ public final class HashRing implements Placement {
             fingerprint = f;
         }
         return f;
-    }
-
-    // ---------------------------------------------------------------- package-private views
-    // The internal arrays themselves, for the builder, the walks, ownership,
-    // the fingerprint and diffs; never handed outside the package.
-
-    Node[] memberArray() {
-        return members;
-    }
-
-    String[] idArray() {
-        return ids;
-    }
-
-    int[] placedCounts() {
-        return placed;
-    }
-
-    long[] shadowedEntries() {
-        return shadowed;
-    }
-
-    int[] biasedPoints() {
-        return points;
-    }
-
-    int[] ownerIndices() {
-        return owners;
-    }
-
-    int[] zoneClasses() {
-        return zoneClass;
-    }
-
-    int owningCount() {
-        return owningCount;
-    }
-
-    int owningZoneCount() {
-        return owningZoneCount;
-    }
-
-    /** M for a Maglev table with members, else 0. */
-    int tableSize() {
-        return tableSize;
-    }
-
-    int[] maglevPermutations() {
-        return maglevPerm;
     }
 
     @Override

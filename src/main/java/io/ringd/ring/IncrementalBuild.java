@@ -42,8 +42,8 @@ final class IncrementalBuild {
 
         Delta(HashRing ring, Node[] next, int[] wantPoints) {
             RingConfig config = ring.config();
-            Node[] members = ring.memberArray();
-            int[] had = ring.placedCounts();
+            Node[] members = ring.members;
+            int[] had = ring.placed;
             oldToNew = new int[members.length];
             Arrays.fill(oldToNew, -1);
             int[] changedNew = new int[next.length];
@@ -94,10 +94,10 @@ final class IncrementalBuild {
     /** The entries (points and shadowed) each member of {@code ring} has. */
     private static int[] entryCounts(HashRing ring) {
         int[] counts = new int[ring.nodeCount()];
-        for (int m : ring.ownerIndices()) {
+        for (int m : ring.owners) {
             counts[m]++;
         }
-        for (long e : ring.shadowedEntries()) {
+        for (long e : ring.shadowed) {
             counts[(int) e]++;
         }
         return counts;
@@ -113,11 +113,11 @@ final class IncrementalBuild {
      * twice, which every real hash gives.
      */
     private static int bound(HashRing ring, Delta delta) {
-        int points = ring.biasedPoints().length;
-        int shadowed = ring.shadowedEntries().length;
+        int points = ring.points.length;
+        int shadowed = ring.shadowed.length;
         long bound = (long) points + delta.added.length;
         if (ring.vnodeCount() == points + shadowed) {
-            int[] had = ring.placedCounts();
+            int[] had = ring.placed;
             long kept = -delta.removed.length;
             for (int k = 0; k < had.length; k++) {
                 if (delta.oldToNew[k] >= 0) {
@@ -139,9 +139,9 @@ final class IncrementalBuild {
      * through the general merge below.
      */
     private static void merge(HashRing ring, Delta delta, PointWriter out) {
-        int[] points = ring.biasedPoints();
-        int[] owners = ring.ownerIndices();
-        long[] shadowed = ring.shadowedEntries();
+        int[] points = ring.points;
+        int[] owners = ring.owners;
+        long[] shadowed = ring.shadowed;
         int[] oldToNew = delta.oldToNew;
         long[] added = delta.added;
         long[] removed = delta.removed;

@@ -73,9 +73,9 @@ final class Maglev {
      */
     static int[] permutations(Node[] members, int size, HashRing previous) {
         int[] perm = new int[2 * members.length];
-        boolean reuse = previous != null && previous.tableSize() == size && previous.maglevPermutations() != null;
-        Node[] old = reuse ? previous.memberArray() : new Node[0];
-        int[] oldPerm = reuse ? previous.maglevPermutations() : null;
+        boolean reuse = previous != null && previous.tableSize == size && previous.maglevPerm != null;
+        Node[] old = reuse ? previous.members : new Node[0];
+        int[] oldPerm = reuse ? previous.maglevPerm : null;
         int o = 0;
         for (int m = 0; m < members.length; m++) {
             String id = members[m].id();

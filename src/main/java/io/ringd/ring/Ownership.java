@@ -36,8 +36,8 @@ public record Ownership(long version, List<Share> shares) {
 
     /** The exact ownership of {@code ring}'s hash space, per member ascending by id (docs/ring.md section 7). */
     static Ownership of(HashRing ring) {
-        Node[] members = ring.memberArray();
-        int[] owners = ring.ownerIndices();
+        Node[] members = ring.members;
+        int[] owners = ring.owners;
         long[] counts = new long[members.length];
         int[] owned = new int[members.length];
         int len = owners.length;

@@ -59,7 +59,7 @@ final class PreferenceWalk {
         if (n < 1) {
             throw new IllegalArgumentException("n must be >= 1: " + n);
         }
-        int want = Math.min(n, ring.owningCount());
+        int want = Math.min(n, ring.owningCount);
         String[] out = new String[want];
         if (distinctZones) {
             zoned(ring, start, out);
@@ -73,8 +73,8 @@ final class PreferenceWalk {
 
     /** The first {@code out.length} distinct owners clockwise from {@code start}, the answer its own seen set. */
     private static void plainSmall(HashRing ring, int start, String[] out) {
-        int[] owners = ring.ownerIndices();
-        String[] ids = ring.idArray();
+        int[] owners = ring.owners;
+        String[] ids = ring.ids;
         int want = out.length;
         int count = 0;
         for (int i = start; count < want; i = i + 1 == owners.length ? 0 : i + 1) {
@@ -91,8 +91,8 @@ final class PreferenceWalk {
 
     /** The first {@code out.length} distinct owners clockwise from {@code start}. */
     private static void plain(HashRing ring, int start, String[] out) {
-        int[] owners = ring.ownerIndices();
-        String[] ids = ring.idArray();
+        int[] owners = ring.owners;
+        String[] ids = ring.ids;
         Scratch scratch = SCRATCH.get();
         int stamp = scratch.next(ring.nodeCount(), 0);
         int[] seen = scratch.members;
@@ -108,12 +108,12 @@ final class PreferenceWalk {
     }
 
     private static void zoned(HashRing ring, int start, String[] out) {
-        int[] owners = ring.ownerIndices();
-        String[] ids = ring.idArray();
-        int[] zoneClass = ring.zoneClasses();
-        int owningZoneCount = ring.owningZoneCount();
+        int[] owners = ring.owners;
+        String[] ids = ring.ids;
+        int[] zoneClass = ring.zoneClass;
+        int owningZoneCount = ring.owningZoneCount;
         Scratch scratch = SCRATCH.get();
-        int stamp = scratch.next(ring.nodeCount(), ring.owningCount());
+        int stamp = scratch.next(ring.nodeCount(), ring.owningCount);
         int[] mark = scratch.members; // stamp: met; -stamp: met and taken
         int[] zones = scratch.zones;
         int[] order = scratch.order; // distinct owners in clockwise order, as met

@@ -148,7 +148,7 @@ final class RingBuilder {
         // The members stay ascending by id: the changes, sorted, are merged into them.
         Change[] sorted = changes.toArray(new Change[0]);
         Arrays.sort(sorted, Comparator.comparing(Change::id));
-        Node[] old = ring.memberArray();
+        Node[] old = ring.members;
         Node[] next = new Node[old.length + sorted.length];
         int n = 0;
         int o = 0;
@@ -188,7 +188,7 @@ final class RingBuilder {
         if (newConfig.equals(ring.config())) {
             return ring;
         }
-        List<Node> members = Arrays.asList(ring.memberArray());
+        List<Node> members = Arrays.asList(ring.members);
         return of(newConfig, ring.version() + 1, members);
     }
 

@@ -96,8 +96,8 @@ public final class RingDiff {
 
     /** Counts and flows only, when a Maglev table is involved; {@code method} is for tests. */
     static RingDiff betweenTables(HashRing a, HashRing b, TableDiff.Method method) {
-        Node[] from = a.memberArray();
-        Node[] to = b.memberArray();
+        Node[] from = a.members;
+        Node[] to = b.members;
         // same[x]: the index in b of a's member x, -1 if b lacks it
         int[] same = new int[from.length];
         for (int x = 0, y = 0; x < from.length; x++) {
@@ -187,8 +187,8 @@ public final class RingDiff {
         }
 
         void run() {
-            int[] pa = a.biasedPoints();
-            int[] pb = b.biasedPoints();
+            int[] pa = a.points;
+            int[] pb = b.points;
             if (pa.length == 0 && pb.length == 0) {
                 return;
             }

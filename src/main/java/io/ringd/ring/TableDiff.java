@@ -88,8 +88,8 @@ final class TableDiff {
             return;
         }
         if (a.isTable() && b.isTable()) {
-            if (a.tableSize() == b.tableSize()) {
-                sameSize(a.ownerIndices(), b.ownerIndices(), sink);
+            if (a.tableSize == b.tableSize) {
+                sameSize(a.owners, b.owners, sink);
             } else {
                 tables(a, b, sink, method);
             }
@@ -125,9 +125,9 @@ final class TableDiff {
     // ------------------------------------------------------------ ring against table
 
     private static void ringOverTable(HashRing ring, HashRing table, Sink sink, Method method) {
-        int size = table.tableSize();
-        int[] pts = ring.biasedPoints();
-        int[] owners = ring.ownerIndices();
+        int size = table.tableSize;
+        int[] pts = ring.points;
+        int[] owners = ring.owners;
         Intervals iv = new Intervals(ring.nodeCount(), pts.length + 1);
         long prev = -1;
         for (int i = 0; i < pts.length; i++) {
@@ -138,7 +138,7 @@ final class TableDiff {
         if (prev < HashRing.HASH_SPACE - 1) {
             iv.addValues(owners[0], prev + 1, HashRing.HASH_SPACE - 1, size);
         }
-        count(iv, table.ownerIndices(), table.nodeCount(), sink, method);
+        count(iv, table.owners, table.nodeCount(), sink, method);
     }
 
     // ------------------------------------------------------------ table against table
@@ -153,8 +153,8 @@ final class TableDiff {
 
     /** Roughly the work of {@code rows} over {@code cols}: sum over rows of min(covered, M2), plus M1. */
     private static long coverage(HashRing rows, HashRing cols) {
-        int m1 = rows.tableSize();
-        int m2 = cols.tableSize();
+        int m1 = rows.tableSize;
+        int m2 = cols.tableSize;
         long length = (HashRing.HASH_SPACE / m1) % m2 + 1;
         long work = m1;
         for (Ownership.Share s : rows.ownership().shares()) {
@@ -164,8 +164,8 @@ final class TableDiff {
     }
 
     private static void tableOverTable(HashRing rows, HashRing cols, Sink sink, Method method) {
-        int[] a = rows.ownerIndices();
-        int[] b = cols.ownerIndices();
+        int[] a = rows.owners;
+        int[] b = cols.owners;
         int m1 = a.length;
         int m2 = b.length;
         int d = m1 % m2;
