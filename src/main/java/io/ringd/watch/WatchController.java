@@ -3,6 +3,7 @@ package io.ringd.watch;
 import java.io.IOException;
 
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -12,6 +13,8 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import jakarta.servlet.http.HttpServletResponse;
 
 import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -68,7 +71,10 @@ class WatchController {
     SseEmitter events(@Parameter(description = "The version the client holds", example = "7")
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
             @Parameter(description = "The version the client holds, when it cannot send Last-Event-ID "
-                    + "(the header wins)", example = "7") @RequestParam(required = false) String after) {
+                    + "(the header wins)", example = "7") @RequestParam(required = false) String after,
+            HttpServletResponse response) {
+        // so that proxies pass events on as they come instead of buffering the answer
+        response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         SseEmitter emitter = new SseEmitter(0L); // no timeout: the stream stays open until either side ends it
         WatchStream stream = hub.open(new WatchStream.Sink() {
             @Override

@@ -6,7 +6,6 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -21,8 +20,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * The API's policy allows nothing ({@code default-src 'none'; frame-ancestors
  * 'none'}); the API browser under {@code /swagger-ui} gets one that lets its
  * own scripts and styles run. A handler that sets a policy of its own (a page
- * and its assets) replaces this one: it is only a default. An event stream
- * ({@code text/event-stream}) is marked {@code Cache-Control: no-cache}.
+ * and its assets) replaces this one: it is only a default.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -39,47 +37,7 @@ public class SecurityHeaders extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         apply(response, request.getRequestURI());
-        chain.doFilter(request, new EventStreamNoCache(response));
-    }
-
-    /**
-     * Marks an event stream {@code Cache-Control: no-cache} (unless its handler chose otherwise), so that
-     * proxies pass its events on as they come instead of buffering the answer.
-     */
-    private static final class EventStreamNoCache extends HttpServletResponseWrapper {
-
-        EventStreamNoCache(HttpServletResponse response) {
-            super(response);
-        }
-
-        @Override
-        public void setContentType(String type) {
-            super.setContentType(type);
-            noCacheIfStream(type);
-        }
-
-        @Override
-        public void setHeader(String name, String value) {
-            super.setHeader(name, value);
-            if ("Content-Type".equalsIgnoreCase(name)) {
-                noCacheIfStream(value);
-            }
-        }
-
-        @Override
-        public void addHeader(String name, String value) {
-            super.addHeader(name, value);
-            if ("Content-Type".equalsIgnoreCase(name)) {
-                noCacheIfStream(value);
-            }
-        }
-
-        private void noCacheIfStream(String type) {
-            if (type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
-                    && !containsHeader("Cache-Control")) {
-                super.setHeader("Cache-Control", "no-cache");
-            }
-        }
+        chain.doFilter(request, response);
     }
 
     /** Sets the headers on {@code response} for a request to {@code path}, keeping a policy already set. */
