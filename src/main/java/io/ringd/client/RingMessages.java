@@ -98,30 +98,14 @@ final class RingMessages {
 
     static Snapshot snapshot(String json) throws BadMessage {
         RingJson r = parse(json, RingJson.class);
-        List<Node> nodes = new ArrayList<>();
-        List<NodeJson> list = required(r.nodes(), "nodes");
-        for (int i = 0; i < list.size(); i++) {
-            try {
-                nodes.add(required(list.get(i), "nodes[" + i + "]").toNode());
-            } catch (WireException e) {
-                throw new BadMessage(e.at("nodes[" + i + "]"), e);
-            }
-        }
+        List<Node> nodes = each(required(r.nodes(), "nodes"), "nodes", NodeJson::toNode);
         return new Snapshot(version(r.version()), fingerprint(r.fingerprint()), required(r.settings(), "settings"),
                 List.copyOf(nodes), WireTime.parseOrNull(r.committedAt()));
     }
 
     static ChangeEvent change(String json) throws BadMessage {
         ChangeEventJson c = parse(json, ChangeEventJson.class);
-        List<Change> changes = new ArrayList<>();
-        List<ChangeJson> list = required(c.changes(), "changes");
-        for (int i = 0; i < list.size(); i++) {
-            try {
-                changes.add(required(list.get(i), "changes[" + i + "]").toChange());
-            } catch (WireException e) {
-                throw new BadMessage(e.at("changes[" + i + "]"), e);
-            }
-        }
+        List<Change> changes = each(required(c.changes(), "changes"), "changes", ChangeJson::toChange);
         return new ChangeEvent(version(c.version()), WireTime.parseOrNull(c.committedAt()),
                 fingerprint(c.fingerprint()), List.copyOf(changes), c.settings());
     }
@@ -139,6 +123,21 @@ final class RingMessages {
         } catch (JacksonException e) {
             throw new BadMessage(WireJson.path(e) + ": " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** Each element of the array {@code field} read into the library's form; a refusal names the element. */
+    private static <J, T> List<T> each(List<J> list, String field, java.util.function.Function<J, T> read)
+            throws BadMessage {
+        List<T> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            String at = field + "[" + i + "]";
+            try {
+                out.add(read.apply(required(list.get(i), at)));
+            } catch (WireException e) {
+                throw new BadMessage(e.at(at), e);
+            }
+        }
+        return out;
     }
 
     private static <T> T required(T value, String field) throws BadMessage {
