@@ -98,6 +98,8 @@ class WatchHub implements RingListener, SmartLifecycle {
         keepAlive.scheduleAtFixedRate(this::keepAlive, period, period, TimeUnit.MILLISECONDS);
         long check = Math.max(10, Math.min(250, props.writeTimeout().toMillis() / 4));
         keepAlive.scheduleWithFixedDelay(this::watchdog, check, check, TimeUnit.MILLISECONDS);
+        long tick = Math.max(25, props.probeInterval().toMillis() / 4);
+        keepAlive.scheduleWithFixedDelay(this::probe, tick, tick, TimeUnit.MILLISECONDS);
         MeterRegistry meters = registry.getIfAvailable();
         if (meters != null) {
             Gauge.builder("ringd.watch.streams", streams, Set::size).description("Open /ring/events streams")
@@ -196,7 +198,7 @@ class WatchHub implements RingListener, SmartLifecycle {
     }
 
     private void count(WatchStream.Item item) {
-        if (item == WatchStream.Item.KEEP_ALIVE || snapshots == null) {
+        if (item.name() == null || snapshots == null) {
             return;
         }
         if (SNAPSHOT.equals(item.name())) {
@@ -212,6 +214,23 @@ class WatchHub implements RingListener, SmartLifecycle {
     private void keepAlive() {
         for (WatchStream s : streams) {
             s.offer(WatchStream.Item.KEEP_ALIVE);
+        }
+    }
+
+    /**
+     * Writes an empty comment to every stream idle for ringd.watch.probe-interval.
+     * Tomcat does not watch an open asynchronous answer for the client going
+     * away, so a stream learns of it only when a write fails: the first write
+     * after the client left succeeds (the peer answers it with a reset), the
+     * next one fails and frees the slot, within about two intervals.
+     */
+    private void probe() {
+        long now = System.nanoTime();
+        long idle = props.probeInterval().toNanos();
+        for (WatchStream s : streams) {
+            if (s.idleFor(now, idle)) {
+                s.offer(WatchStream.Item.PROBE);
+            }
         }
     }
 

@@ -15,11 +15,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param writers    threads that write events to streams (shared by all streams)
  * @param writeTimeout how long one write to a stream may stay blocked (the client not reading) before the
  *                   stream is ended
+ * @param probeInterval how long a stream may stay idle before an empty comment is written to it: a client
+ *                   that went away is noticed (and its slot freed) by the second write after it left, so
+ *                   within about two intervals
  */
 @ConfigurationProperties("ringd.watch")
 public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
         @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers,
-        @DefaultValue("5s") Duration writeTimeout) {
+        @DefaultValue("5s") Duration writeTimeout, @DefaultValue("300ms") Duration probeInterval) {
 
     public WatchProperties {
         if (maxStreams < 1 || maxStreams > 100_000) {
@@ -36,6 +39,10 @@ public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValu
         }
         if (writeTimeout.compareTo(Duration.ofMillis(100)) < 0 || writeTimeout.compareTo(Duration.ofSeconds(60)) > 0) {
             throw new IllegalArgumentException("ringd.watch.write-timeout must be in [100ms, 60s]: " + writeTimeout);
+        }
+        if (probeInterval.compareTo(Duration.ofMillis(50)) < 0 || probeInterval.compareTo(keepAlive) > 0) {
+            throw new IllegalArgumentException("ringd.watch.probe-interval must be in [50ms, ringd.watch.keep-alive]: "
+                    + probeInterval);
         }
     }
 }

@@ -37,7 +37,10 @@ final class WatchStream {
 
     /** An event to write; {@code committedAt} is set for live changes, whose delivery time is measured. */
     record Item(String name, long id, String data, Instant committedAt) {
-        static final Item KEEP_ALIVE = new Item(null, -1, null, null);
+        /** A comment (an item without a name: its data is the comment's text). */
+        static final Item KEEP_ALIVE = new Item(null, -1, " keep-alive", null);
+        /** An empty comment written to an idle stream, so that a client that went away is noticed. */
+        static final Item PROBE = new Item(null, -1, "", null);
     }
 
     /** What a stream reports: each event written, and its closing. */
@@ -59,6 +62,8 @@ final class WatchStream {
     private final Executor closer;
     /** When the write in progress began ({@link System#nanoTime()}), or 0 when none is. */
     private volatile long writingSince;
+    /** When the last write ended, or the stream opened ({@link System#nanoTime()}). */
+    private volatile long lastWritten = System.nanoTime();
     /** The last version offered; guarded by the hub's lock. */
     long lastOffered;
 
@@ -111,13 +116,14 @@ final class WatchStream {
                 queued.decrementAndGet();
                 writingSince = Math.max(1, System.nanoTime());
                 try {
-                    if (item == Item.KEEP_ALIVE) {
-                        sink.comment(" keep-alive");
+                    if (item.name() == null) {
+                        sink.comment(item.data());
                     } else {
                         sink.event(item.name(), item.id(), item.data());
                     }
                 } finally {
                     writingSince = 0;
+                    lastWritten = System.nanoTime();
                 }
                 events.written(item);
             }
@@ -131,6 +137,14 @@ final class WatchStream {
         } else if (!queue.isEmpty()) {
             schedule(); // offered after the loop ended and before draining was cleared
         }
+    }
+
+    /**
+     * Whether nothing was written for {@code idleNanos} at {@code now} and
+     * nothing is queued or being written: a probe is due.
+     */
+    boolean idleFor(long now, long idleNanos) {
+        return queued.get() == 0 && writingSince == 0 && now - lastWritten >= idleNanos;
     }
 
     /** How long the write in progress has been blocked, in nanoseconds at {@code now}; 0 when none is. */
