@@ -20,6 +20,7 @@ import io.ringd.web.ApiDocs;
 import io.ringd.web.RingApi;
 import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Fields;
+import io.ringd.web.problem.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -59,6 +60,7 @@ class LookupController {
     @ApiResponse(responseCode = "200", description = LookupDocs.OWNER)
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_ROUTE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
+    @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
     @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
     RouteAnswer route(@Parameter(description = LookupDocs.KEY, example = "user%2F42") @PathVariable String key,
@@ -78,6 +80,7 @@ class LookupController {
     @ApiResponse(responseCode = "200", description = LookupDocs.OWNER)
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_ROUTE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
+    @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
     @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
     RouteAnswer routeQuery(@Parameter(description = LookupDocs.KEY_FORM, example = "user/42")
@@ -101,7 +104,15 @@ class LookupController {
 
     /** The ring to answer from: the request's current state, or a kept version. */
     private HashRing at(RingState current, Long version) {
-        return version == null ? current.ring() : Fields.named("version", () -> ring.ringAt(version));
+        if (version == null) {
+            return current.ring();
+        }
+        HashRing r = Fields.named("version", () -> ring.ringAt(version));
+        if (r.isEmpty() && r.version() != current.version()) { // a fact of the past, not the service's state: 4xx
+            throw new ApiException(Problems.VERSION_WITHOUT_NODES, "version " + r.version()
+                    + " had no nodes: no key had an owner there", "version");
+        }
+        return r;
     }
 
     /** A checked key's route: plain, or bounded when {@code bound} is given. */
@@ -169,6 +180,7 @@ class LookupController {
     @ApiResponse(responseCode = "200", description = LookupDocs.PREFERENCE_LIST)
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_PREFERENCE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
+    @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
     @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
     PreferenceAnswer preference(@Parameter(description = LookupDocs.KEY, example = "user%3A42")
@@ -187,6 +199,7 @@ class LookupController {
     @ApiResponse(responseCode = "200", description = LookupDocs.PREFERENCE_LIST)
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_PREFERENCE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
+    @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
     @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
     PreferenceAnswer preferenceQuery(@Parameter(description = LookupDocs.KEY_FORM, example = "user:42")

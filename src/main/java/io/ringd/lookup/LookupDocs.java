@@ -55,6 +55,7 @@ final class LookupDocs {
     static final String TOO_LARGE = "Body over 4 MiB";
     static final String NOT_MADE = "Version never made";
     static final String GONE = "Version no longer kept";
+    static final String EMPTY_VERSION = "The version asked for had no nodes";
     static final String NO_NODES = "The ring has no nodes";
 
     private LookupDocs() {

@@ -23,7 +23,9 @@ import org.springframework.http.HttpHeaders;
 /**
  * The {@code Allow} header that OPTIONS answers for a request's path, asked
  * of the application itself (the rest of the filter chain) with the answer
- * discarded: what a refused TRACE names as allowed.
+ * discarded: what a refused TRACE names as allowed, and what a CORS
+ * preflight is told ({@link ProtocolEdgesFilter}). A path no route serves
+ * has none.
  */
 final class AllowProbe {
 
@@ -51,7 +53,15 @@ final class AllowProbe {
         } catch (RuntimeException | ServletException e) {
             // no answer for OPTIONS: Allow stays empty
         }
-        return probe.allow;
+        return servletDefault(probe.allow) ? null : probe.allow;
+    }
+
+    /**
+     * Whether {@code allow} is the servlet's own answer for a path no route
+     * serves: every method, TRACE included, which no route of ringd allows.
+     */
+    private static boolean servletDefault(String allow) {
+        return allow != null && List.of(allow.toUpperCase(Locale.ROOT).split("\\s*,\\s*")).contains("TRACE");
     }
 
     /** A response that keeps only the {@code Allow} header written to it and passes nothing on. */

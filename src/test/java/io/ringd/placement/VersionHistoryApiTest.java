@@ -73,10 +73,16 @@ class VersionHistoryApiTest extends RealServerTest {
     }
 
     @Test
-    void versionOfTheEmptyRing_is503_unknownVersion_is404() {
+    void anOldVersionWithoutNodes_is409_theCurrentEmptyRing503_unknownVersion_is404() {
+        reset();
         long empty = version();
+        assertProblem(api().get("/route/k?version=" + empty), 503, null); // the current ring: the service's state
         long v = putAll("A:1");
-        assertProblem(api().get("/route/k?version=" + empty), 503, null);
+        for (String path : List.of("/route/k?version=", "/route?key=k&version=", "/preference/k?version=")) {
+            JsonNode p = assertProblem(api().get(path + empty), 409, "version"); // a fact of the past: not a 5xx
+            assertThat(p.get("type").asString()).isEqualTo("urn:ringd:problem:version-without-nodes");
+            assertThat(p.get("detail").asString()).contains("version " + empty + " had no nodes");
+        }
         assertThat(json(api().get("/route/k?version=" + v)).get("node").asString()).isEqualTo("A");
         assertProblem(api().get("/route/k?version=" + (v + 1)), 404, "version");
         assertProblem(api().get("/route?key=k&version=" + (v + 1)), 404, "version");

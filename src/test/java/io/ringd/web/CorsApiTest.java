@@ -30,9 +30,32 @@ class CorsApiTest {
     int port;
 
     private Response preflight(String origin, String method) {
+        return preflight(origin, method, "/nodes/x");
+    }
+
+    private Response preflight(String origin, String method, String path) {
         return RestAssured.given().baseUri("http://localhost").port(port).header("Origin", origin)
                 .header("Access-Control-Request-Method", method)
-                .header("Access-Control-Request-Headers", "authorization, content-type").options("/nodes/x");
+                .header("Access-Control-Request-Headers", "authorization, content-type").options(path);
+    }
+
+    @Test
+    void aPreflight_namesThePathsOwnMethods_andRefusesOthers() {
+        assertThat(preflight("https://ops.example.com", "PUT", "/nodes/x").header("Access-Control-Allow-Methods"))
+                .isEqualTo("GET,HEAD,PUT,DELETE");
+        assertThat(preflight("https://ops.example.com", "GET", "/route/k").header("Access-Control-Allow-Methods"))
+                .isEqualTo("GET,HEAD");
+        assertThat(preflight("https://ops.example.com", "POST", "/diff").header("Access-Control-Allow-Methods"))
+                .isEqualTo("GET,HEAD,POST");
+        Response delete = preflight("https://ops.example.com", "DELETE", "/route/k");
+        assertThat(delete.statusCode()).isEqualTo(403);
+        assertThat(delete.header("Access-Control-Allow-Origin")).isNull();
+        assertThat(delete.jsonPath().getString("type")).isEqualTo("urn:ringd:problem:forbidden");
+        assertThat(delete.jsonPath().getString("field")).isEqualTo("Access-Control-Request-Method");
+        assertThat(delete.jsonPath().getString("detail")).contains("DELETE").contains("GET, HEAD");
+        Response nowhere = preflight("https://ops.example.com", "GET", "/no/such/path");
+        assertThat(nowhere.statusCode()).isEqualTo(403);
+        assertThat(nowhere.header("Access-Control-Allow-Methods")).isNull();
     }
 
     @Test

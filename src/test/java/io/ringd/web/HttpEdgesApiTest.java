@@ -3,6 +3,7 @@ package io.ringd.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -97,6 +98,40 @@ class HttpEdgesApiTest extends RealServerTest {
         assertThat(p.get("type").asString()).isEqualTo("urn:ringd:problem:not-implemented");
         assertThat(p.get("detail").asString()).contains("Transfer-Encoding gzip is not supported")
                 .doesNotContain("logged");
+    }
+
+    @Test
+    void anHttp09Request_getsNothing_notABareBody() throws Exception {
+        try (Socket s = new Socket("localhost", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("GET /route/k\r\n".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            byte[] answer = s.getInputStream().readAllBytes(); // the connection closes
+            assertThat(new String(answer, StandardCharsets.ISO_8859_1)).isEmpty();
+        }
+    }
+
+    @Test
+    void transferEncodingWithContentLength_answersOnce_andClosesTheConnection() throws Exception {
+        // the smuggling shape: a proxy that frames by Content-Length would forward the second request as the
+        // body's tail; the container frames by Transfer-Encoding (which wins), answers, and closes the
+        // connection after it, so the second request is never read
+        String body = "{\"keys\":[\"k\"]}";
+        String smuggled = "DELETE /nodes/A HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + TOKEN
+                + "\r\n\r\n";
+        String request = "POST /route HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(body.length())
+                + "\r\n" + body + "\r\n0\r\n\r\n" + smuggled;
+        String answer;
+        try (Socket s = new Socket("localhost", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+        assertThat(answer.split("HTTP/1.1 ", -1)).as(answer).hasSize(2); // one answer
+        assertThat(answer).startsWith("HTTP/1.1 200").containsIgnoringCase("Connection: close");
+        assertUnchanged(before); // A is still there
     }
 
     @Test

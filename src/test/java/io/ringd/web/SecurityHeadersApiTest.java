@@ -97,6 +97,9 @@ class SecurityHeadersApiTest extends RealServerTest {
                 "Access-Control-Request-Method", "PUT").options("/nodes/sec-a");
         assertThat(preflight.header("Access-Control-Allow-Origin")).isNull();
         assertThat(preflight.header("Access-Control-Allow-Methods")).isNull();
+        assertThat(preflight.header("Allow")).as("a preflight is not a plain OPTIONS").isNull();
+        assertThat(preflight.statusCode()).isEqualTo(403);
+        assertThat(preflight.jsonPath().getString("type")).isEqualTo("urn:ringd:problem:forbidden");
         Response get = api().header("Origin", "https://elsewhere.example").get("/route/k");
         assertThat(get.header("Access-Control-Allow-Origin")).isNull();
     }
