@@ -350,6 +350,48 @@ class DeploymentFilesTest {
                 .contains("--read-only --tmpfs /tmp");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {ComposeFile.SINGLE, ComposeFile.CLUSTER})
+    void everyServiceHasAMemoryLimit_andRingdsHeapFitsTheLargestRing(String file) {
+        ComposeFile compose = ComposeFile.read(file);
+        for (Map.Entry<String, Map<String, Object>> e : compose.services().entrySet()) {
+            assertThat(e.getValue().get("mem_limit")).as("mem_limit of %s in %s", e.getKey(), file).isNotNull();
+        }
+        java.util.regex.Matcher percent = java.util.regex.Pattern.compile("-XX:MaxRAMPercentage=(\\d+)")
+                .matcher(DeployAssets.read("Dockerfile"));
+        assertThat(percent.find()).as("the image sizes its heap from the container's memory").isTrue();
+        for (String name : compose.servicesBuiltFromTheProject()) {
+            Map<String, Object> ringd = compose.service(name);
+            assertThat(ComposeFile.environment(ringd)).as("%s keeps the image's heap settings", name)
+                    .doesNotContainKey("JAVA_TOOL_OPTIONS");
+            long limit = bytes(String.valueOf(ringd.get("mem_limit")));
+            long heap = limit * Integer.parseInt(percent.group(1)) / 100;
+            assertThat(heap).as("heap of %s in %s: a 1 GiB heap holds the largest ring (docs/reliability.md)",
+                    name, file).isGreaterThanOrEqualTo(1L << 30);
+            assertThat(limit - heap).as("memory beside the heap of %s in %s", name, file)
+                    .isGreaterThanOrEqualTo(256L << 20);
+        }
+        for (Map.Entry<String, Map<String, Object>> e : compose.services().entrySet()) {
+            if (String.valueOf(e.getValue().get("image")).startsWith("zookeeper:")) {
+                long heap = Long.parseLong(String.valueOf(ComposeFile.environment(e.getValue()).get("ZK_SERVER_HEAP")));
+                assertThat(heap << 20).as("ZooKeeper's heap in %s", e.getKey())
+                        .isLessThanOrEqualTo(bytes(String.valueOf(e.getValue().get("mem_limit"))) / 2);
+            }
+        }
+    }
+
+    /** A compose memory size ({@code 1536m}, {@code 2g}, or bytes) in bytes. */
+    private static long bytes(String size) {
+        String s = size.trim().toLowerCase(java.util.Locale.ROOT);
+        long unit = switch (s.charAt(s.length() - 1)) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1;
+        };
+        return Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1)) * unit;
+    }
+
     // ---- the cluster stack: docker-compose.cluster.yml ---------------------------------------
 
     @Test
