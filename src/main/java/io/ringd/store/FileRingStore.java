@@ -19,6 +19,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ringd.state.CannotStartException;
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingStore;
 import io.ringd.state.StateUnreadableException;
@@ -67,7 +68,9 @@ public final class FileRingStore implements RingStore, AutoCloseable {
             lockChannel = FileChannel.open(dir.resolve("ringd.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot use the data folder " + dir + ": " + e, e);
+            throw new CannotStartException("cannot use the data folder " + dir + ": " + e,
+                    "Make the folder writable by the user ringd runs as, or name another with ringd.data-dir "
+                            + "(RINGD_DATA_DIR).", e);
         }
         FileLock l;
         try {
@@ -77,8 +80,11 @@ public final class FileRingStore implements RingStore, AutoCloseable {
         }
         if (l == null) {
             closeQuietly();
-            throw new IllegalStateException("the data folder " + dir
-                    + " is in use by another ringd process (lock file ringd.lock)");
+            throw new CannotStartException("the data folder " + dir
+                    + " is in use by another ringd process (it holds the lock on " + dir.resolve("ringd.lock") + ")",
+                    "Stop the other process first, or give this one a folder of its own with ringd.data-dir "
+                            + "(RINGD_DATA_DIR). Two processes never share a file store; to run several instances "
+                            + "of one ring, use the zookeeper store.");
         }
         this.lock = l;
     }
