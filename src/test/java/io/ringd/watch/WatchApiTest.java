@@ -256,8 +256,8 @@ class WatchApiTest extends RealServerTest {
     void aClientThatNeverReads_neverHoldsUpAWrite_norANewStream() throws Exception {
         // one point per node: each write costs its HTTP, its commit and its event, not a large rebuild
         assertThat(adminJson("{\"vnodesPerWeight\":1}").put("/settings").statusCode()).isEqualTo(200);
-        timedWrites(100, "w-q"); // warming up
-        List<Long> without = timedWrites(300, "w-q"); // the same writes, with no stream open
+        TimedWrites.run(uri(""), TOKEN, 100, "w-q"); // warming up
+        List<Long> without = TimedWrites.run(uri(""), TOKEN, 300, "w-q"); // the same writes, with no stream open
         List<Long> with;
         try (Socket idle = new Socket()) {
             idle.setReceiveBufferSize(4096);
@@ -267,7 +267,7 @@ class WatchApiTest extends RealServerTest {
             idle.getOutputStream().flush();
             // ~20 KB a change event: a few hundred fill the socket's buffers, then 1,000 queued (the
             // default ringd.watch.max-queued) close the stream as too slow, and every write goes on
-            with = timedWrites(1_500, "w-i");
+            with = TimedWrites.run(uri(""), TOKEN, 1_500, "w-i");
             EventStream fresh = events("");
             assertThat(fresh.status).isEqualTo(200);
             EventStream.Event snapshot = fresh.nextEvent(WAIT);
@@ -275,49 +275,8 @@ class WatchApiTest extends RealServerTest {
             assertThat(snapshot.name()).isEqualTo("snapshot");
             assertThat(snapshot.id()).isEqualTo(Long.toString(version()));
         }
-        System.out.printf("write latency without an idle reader: p50 %.2f ms, p99 %.2f ms; with one: p50 %.2f ms,"
-                + " p99 %.2f ms, max %.2f ms; p99 ratio %.2f%n", pct(without, 50), pct(without, 99), pct(with, 50),
-                pct(with, 99), pct(with, 100), pct(with, 99) / pct(without, 99));
-    }
-
-    /** {@code n} membership writes of large events (100 nodes with long ids put, then removed); each answered. */
-    private List<Long> timedWrites(int n, String prefix) {
-        String pad = "-" + "x".repeat(180) + "-";
-        StringBuilder put = new StringBuilder("[");
-        StringBuilder remove = new StringBuilder("[");
-        for (int i = 0; i < 100; i++) {
-            String sep = i == 0 ? "" : ",";
-            put.append(sep).append("{\"op\":\"put\",\"id\":\"").append(prefix).append(pad).append(i)
-                    .append("\",\"weight\":1}");
-            remove.append(sep).append("{\"op\":\"remove\",\"id\":\"").append(prefix).append(pad).append(i)
-                    .append("\"}");
-        }
-        List<Long> nanos = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            String body = "{\"changes\":" + (i % 2 == 0 ? put : remove) + "]}";
-            HttpRequest request = HttpRequest.newBuilder(uri("/membership")).timeout(Duration.ofSeconds(2))
-                    .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-            long t0 = System.nanoTime();
-            HttpResponse<String> r;
-            try {
-                r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            } catch (java.io.IOException e) {
-                throw new AssertionError("write " + (i + 1) + " of " + n + " not answered within 2 s: " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-            nanos.add(System.nanoTime() - t0);
-            assertThat(r.statusCode()).as("write %d: %s", i + 1, r.body()).isEqualTo(200);
-        }
-        return nanos;
-    }
-
-    private static double pct(List<Long> nanos, int p) {
-        List<Long> sorted = nanos.stream().sorted().toList();
-        int k = Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1);
-        return sorted.get(Math.max(0, k)) / 1e6;
+        System.out.println("writes with a client that never reads (file store): "
+                + TimedWrites.figures(without, with));
     }
 
     // ------------------------------------------------------------ a client of the contract
