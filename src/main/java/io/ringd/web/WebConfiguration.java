@@ -90,6 +90,9 @@ class WebConfiguration implements WebMvcConfigurer {
                 connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
                 connector.setEncodedReverseSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
                 connector.setAllowTrace(true); // refused by RequestGuardFilter, with the Allow header OPTIONS gives
+                // no body is ever parsed as form parameters: ringd reads JSON bodies only, and a parameter
+                // lookup (the query check, a handler mapping's) must not read, or fail on, a form body
+                connector.setParseBodyMethods("");
             });
             factory.addContextCustomizers(context -> {
                 if (context.getParent() instanceof StandardHost host) {

@@ -220,8 +220,18 @@ class FuzzApiTest extends RealServerTest {
                     "Bearer wrong-token-0123456789", "Basic YWRtaW46YWRtaW4=", "bearer " + TOKEN + "x", TOKEN)));
         }
         if (random.nextInt(4) == 0) {
+            String tag = etag == null ? "\"0-0000000000000000\"" : etag;
             s.headers.put("If-Match", pick(List.of("*", "\"7\"", "W/\"1\"", "-1", "99999999999999999999999",
-                    "\"\"", "\"", "1e3", "NaN", "0x10", "1, 2", " 3 ", "\"abc\"", "\u00e9")));
+                    "\"\"", "\"", "1e3", "NaN", "0x10", "1, 2", " 3 ", "\"abc\"", "\u00e9", tag, "W/" + tag,
+                    tag.replace("-", "-f"), tag.substring(0, tag.length() - 2) + "\"", tag + ", " + tag)));
+        }
+        if (random.nextInt(10) == 0) {
+            s.headers.put("Origin", pick(List.of("https://elsewhere.example", "null", "http://localhost:" + port,
+                    "garbage", "")));
+            if (random.nextBoolean()) {
+                s.headers.put("Access-Control-Request-Method", pick(List.of("GET", "PUT", "DELETE", "PATCH",
+                        "TRACE", "get", "", "X")));
+            }
         }
         if (random.nextInt(6) == 0) {
             s.headers.put("If-None-Match", pick(List.of("*", "\"1\"", "W/\"2-0000000000000000\"", "garbage",

@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -98,6 +99,19 @@ class HttpEdgesApiTest extends RealServerTest {
         assertThat(p.get("type").asString()).isEqualTo("urn:ringd:problem:not-implemented");
         assertThat(p.get("detail").asString()).contains("Transfer-Encoding gzip is not supported")
                 .doesNotContain("logged");
+    }
+
+    @Test
+    void aFormBody_isNeverParsedAsParameters_evenWhenItIsNotUtf8() {
+        byte[] body = "\u00ff\"keys\":[\"k\"]}".getBytes(StandardCharsets.ISO_8859_1); // 0xFF: not UTF-8
+        for (String target : List.of("/route", "/route?key=k", "/nodes/A?x=1")) {
+            String method = target.startsWith("/nodes") ? "PUT" : "POST";
+            Answer a = rawHttp(method + " " + target + " HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded"
+                    + (method.equals("PUT") ? "\r\nAuthorization: Bearer " + TOKEN : "")
+                    + "\r\nContent-Length: " + body.length, body);
+            assertThat(a.status()).as("%s %s: %s", method, target, a.body()).isBetween(400, 499);
+        }
+        assertUnchanged(before);
     }
 
     @Test
