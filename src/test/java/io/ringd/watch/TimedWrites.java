@@ -24,21 +24,22 @@ final class TimedWrites {
     private TimedWrites() {
     }
 
-    /** {@code n} writes through {@code base} (see {@link #run(IntFunction, String, int, String)}). */
+    /** {@code n} writes of 100 nodes through {@code base} (see {@link #run(IntFunction, String, int, String, int)}). */
     static List<Long> run(URI base, String token, int n, String prefix) {
-        return run(i -> base, token, n, prefix);
+        return run(i -> base, token, n, prefix, 100);
     }
 
     /**
-     * {@code n} membership writes of large events (100 nodes with long ids
-     * put, then removed), write {@code i} through {@code bases.apply(i)};
-     * each answered 200 within 2 s. Their times in nanoseconds.
+     * {@code n} membership writes of large events ({@code nodes} nodes with
+     * long ids put, then removed: about 200 bytes of event a node), write
+     * {@code i} through {@code bases.apply(i)}; each answered 200 within 2 s.
+     * Their times in nanoseconds.
      */
-    static List<Long> run(IntFunction<URI> bases, String token, int n, String prefix) {
+    static List<Long> run(IntFunction<URI> bases, String token, int n, String prefix, int nodes) {
         String pad = "-" + "x".repeat(180) + "-";
         StringBuilder put = new StringBuilder("[");
         StringBuilder remove = new StringBuilder("[");
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < nodes; i++) {
             String sep = i == 0 ? "" : ",";
             put.append(sep).append("{\"op\":\"put\",\"id\":\"").append(prefix).append(pad).append(i)
                     .append("\",\"weight\":1}");
