@@ -339,7 +339,7 @@ public final class RingService {
         writes.lock();
         try {
             if (!loaded) {
-                throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
+                throw notLoaded();
             }
             return store.exclusively(() -> writeExclusively(op, ifMatch, build));
         } finally {
@@ -361,10 +361,12 @@ public final class RingService {
         {
             for (int attempt = 1; ; attempt++) {
                 if (!loaded) {
-                    throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
+                    throw notLoaded();
                 }
                 if (!store.writable()) {
-                    throw new StoreUnavailableException(store.describe() + " does not accept writes now");
+                    throw new StoreUnavailableException(store.describe() + " does not accept writes now",
+                            "the store does not accept writes now (it is out of reach, or this instance is "
+                            + "catching up with it): the change was not applied", null);
                 }
                 RingState cur = current.get();
                 checkIfMatch(ifMatch, cur);
@@ -377,7 +379,9 @@ public final class RingService {
                 } catch (StoreConflictException e) {
                     if (attempt >= WRITE_ATTEMPTS) {
                         throw new StoreUnavailableException("gave up after " + attempt
-                                + " attempts against concurrent writers", e);
+                                + " attempts against concurrent writers", "gave up after " + attempt + " attempts: "
+                                + "writers through other instances stored a version first each time; the change "
+                                + "was not applied", e);
                     }
                     backOff(attempt); // then catch up with what is stored now, and try at once
                     follow(store.load().filter(l -> l.version() >= e.latest().version()).orElse(e.latest()));
@@ -410,6 +414,11 @@ public final class RingService {
         current.set(next);
         tell(cur, next, op);
         return next;
+    }
+
+    private StoreUnavailableException notLoaded() {
+        return new StoreUnavailableException("the ring has not been loaded from " + store.describe(),
+                "this instance has not loaded the ring from its store yet: the change was not applied", null);
     }
 
     private static void checkIfMatch(Long ifMatch, RingState cur) {

@@ -82,6 +82,13 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private volatile Consumer<PersistedState> follower;
     private CuratorCache cache;
     private final InterProcessMutex writeLock;
+    private final String lockPath;
+    private final Duration lockWait;
+    /**
+     * The lock holder that kept a write waiting past the lock wait: while it
+     * still holds the lock, writes go ahead without waiting for their turn.
+     */
+    private volatile String stalledBy;
 
     public ZooKeeperRingStore(ZooKeeperProperties props) {
         if (props.connect() == null || props.connect().isBlank()) {
@@ -98,39 +105,64 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 .build();
         client.getConnectionStateListenable().addListener((c, state) -> changed(state));
         client.start();
-        this.writeLock = new InterProcessMutex(client, (props.path().equals("/") ? "" : props.path()) + "/write-lock");
+        this.lockPath = (props.path().equals("/") ? "" : props.path()) + "/write-lock";
+        this.lockWait = props.lockWait();
+        this.writeLock = new InterProcessMutex(client, lockPath);
     }
 
     /**
      * Writers through different instances take turns with Curator's
      * {@link InterProcessMutex} (a fair queue of sequential znodes): without
      * it, a writer that just won keeps winning and the others starve in
-     * compare-and-set retries. The compare-and-set stays, as the guarantee.
+     * compare-and-set retries. The turn is only for fairness, so a write waits
+     * for it at most {@code ringd.zookeeper.lock-wait} and then goes ahead
+     * without it, guarded by the compare-and-set alone: a holder that died
+     * with the lock (its znode stays until its session expires) holds the
+     * others up once, for that long, and no more (see {@link #stalledBy}).
      */
     @Override
     public <T> T exclusively(Supplier<T> write) {
         if (!connected) {
-            throw new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected");
+            throw notConnected();
         }
-        boolean held;
-        try {
-            held = writeLock.acquire(2 * connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            throw new StoreUnavailableException("cannot take the write lock at " + describe() + ": "
-                    + e.getMessage(), e);
-        }
-        if (!held) {
-            throw new StoreUnavailableException("the write lock at " + describe() + " was not free within "
-                    + 2 * connectTimeout.toMillis() + " ms");
+        boolean held = false;
+        String stalled = stalledBy;
+        if (stalled == null || !stalled.equals(lockHolder())) {
+            stalledBy = null;
+            try {
+                held = writeLock.acquire(lockWait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                throw new StoreUnavailableException("cannot take the write lock at " + lockPath + ": "
+                        + e.getMessage(), "ZooKeeper failed while this instance asked for its turn to write "
+                        + "(the write lock): the change was not applied", e);
+            }
+            if (!held) {
+                String holder = lockHolder();
+                stalledBy = holder;
+                log.warn("The write lock at {} was not free within {} ms (held by {}: a writer that is slow, or "
+                        + "that died holding it until its session expires): writing without the turn, guarded by "
+                        + "the compare-and-set, until that holder lets go", lockPath, lockWait.toMillis(), holder);
+            }
         }
         try {
             return write.get();
         } finally {
-            try {
-                writeLock.release();
-            } catch (Exception e) {
-                log.warn("Could not release the write lock at {}: {}", describe(), e.getMessage());
+            if (held) {
+                try {
+                    writeLock.release();
+                } catch (Exception e) {
+                    log.warn("Could not release the write lock at {}: {}", lockPath, e.getMessage());
+                }
             }
+        }
+    }
+
+    /** The znode of the write lock's holder now (the first in its queue), or null when there is none. */
+    private String lockHolder() {
+        try {
+            return writeLock.getParticipantNodes().stream().findFirst().orElse(null);
+        } catch (Exception e) {
+            return null;
         }
     }
 
@@ -148,7 +180,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     @Override
     public synchronized void save(PersistedState state, long expectedVersion) {
         if (!connected) {
-            throw new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected");
+            throw notConnected();
         }
         if (knownVersion != expectedVersion) {
             PersistedState stored = read().orElseThrow(() -> new StoreUnavailableException(
@@ -288,6 +320,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         } catch (Exception e) {
             throw new StoreUnavailableException("cannot read the ring from " + describe() + ": " + e.getMessage(), e);
         }
+    }
+
+    private StoreUnavailableException notConnected() {
+        return new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected",
+                "this instance is not connected to ZooKeeper now: the change was not applied", null);
     }
 
     private void remember(long version, int znodeVersion) {

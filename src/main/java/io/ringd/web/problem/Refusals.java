@@ -67,6 +67,10 @@ final class Refusals {
                     + "stored: it may or may not have been applied; read the ring (GET /ring) before trying again",
                     null);
         }
+        if (e.detail() != null) {
+            log.warn("A write was refused: {}", e.getMessage());
+            return Problems.STORE_UNAVAILABLE.detail(e.detail(), null);
+        }
         log.error("Store unavailable; the change was not applied", e);
         return Problems.STORE_UNAVAILABLE.detail("the change could not be made durable and was not applied", null);
     }
