@@ -9,6 +9,7 @@ import org.springframework.http.ProblemDetail;
 
 import io.ringd.ring.RingException;
 import io.ringd.state.InvalidInputException;
+import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
 
@@ -36,6 +37,7 @@ final class Refusals {
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
+            new Refusal<>(StoreLostException.class, (e, field) -> Problems.STORE_LOST.detail(e.detail(), null)),
             new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)));
 
     private Refusals() {
