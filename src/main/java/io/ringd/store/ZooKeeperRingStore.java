@@ -217,10 +217,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
     }
 
+    /** The stored state; once this instance serves a ring, judged against it ({@link #check()}). */
     @Override
     public Optional<PersistedState> load() {
         awaitConnection();
-        return read();
+        return served == null ? read() : check();
     }
 
     @Override
