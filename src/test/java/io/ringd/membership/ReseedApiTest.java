@@ -32,6 +32,9 @@ class ReseedApiTest extends RealServerTest {
         assertProblem(admin().post("/store/reseed?replace=XYZ"), 400, "replace");
         assertProblem(admin().header("If-Match", Long.toString(version() + 1)).post("/store/reseed"), 412, "If-Match");
         assertProblem(admin().post("/store/reseed?replace=0123456789abcdef&other=1"), 400, "other");
+        assertProblem(admin().post("/store/reseed?replace=0123456789abcdef&replace=0123456789abcdef"), 400,
+                "replace");
+        assertProblem(admin().header("If-Match", "W/\"7\"").post("/store/reseed"), 412, "If-Match");
         assertUnchanged(before);
     }
 }

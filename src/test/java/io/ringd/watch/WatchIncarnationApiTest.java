@@ -70,6 +70,14 @@ class WatchIncarnationApiTest extends RealServerTest {
     }
 
     @Test
+    void theIncarnationParameter_isStrictLikeEveryOther() {
+        assertProblem(httpGet("/ring/events?incarnation=" + OTHER + "&incarnation=" + OTHER), 400, "incarnation");
+        assertProblem(httpGet("/ring/events?incarnations=" + OTHER), 400, "incarnations");
+        assertThat(send(java.net.http.HttpRequest.newBuilder(uri("/ring/events?incarnation=" + OTHER))
+                .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody())).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void theRingsOwnIncarnation_resumesWithTheChangesAfterLastEventId_eachCarryingIt() throws Exception {
         String mine = incarnation();
         long old = version() - 2;
