@@ -145,9 +145,8 @@ public final class RingService {
                 }
                 ps = e.latest();
             } catch (StoreUnavailableException e) {
-                if (!store.shared()) {
-                    throw e;
-                }
+                // served all the same: the next write stores it (a restart before then draws another one, which
+                // costs followers a snapshot, never a wrong ring)
                 log.warn("Could not store the ring's new incarnation {} in {} now ({}): the next write stores it",
                         migrated.incarnation(), store.describe(), e.getMessage());
                 return migrated;

@@ -167,6 +167,40 @@ class RingServiceTest {
     }
 
     @Test
+    void aMigrationTheStoreCannotTakeNow_isServedAnyway_andStoredByTheNextWrite() {
+        MemoryRingStore store = new MemoryRingStore();
+        service(store, 101).put(Node.of("a", 1), null);
+        store.save(store.load().orElseThrow().withIncarnation(null));
+        AtomicBoolean full = new AtomicBoolean(true);
+        RingStore flaky = new RingStore() {
+            @Override
+            public Optional<PersistedState> load() {
+                return store.load();
+            }
+
+            @Override
+            public void save(PersistedState state) {
+                if (full.get()) {
+                    throw new StoreUnavailableException("disk full");
+                }
+                store.save(state);
+            }
+
+            @Override
+            public String describe() {
+                return "flaky";
+            }
+        };
+        RingService service = service(flaky, 101);
+        String incarnation = service.current().incarnation();
+        assertThat(incarnation).matches("[0-9a-f]{16}");
+        assertThat(store.load().orElseThrow().incarnation()).isNull();
+        full.set(false);
+        service.put(Node.of("b", 1), null);
+        assertThat(store.load().orElseThrow().incarnation()).isEqualTo(incarnation);
+    }
+
+    @Test
     void aStateOfAnotherIncarnation_isNeverFollowed() {
         MemoryRingStore store = new MemoryRingStore();
         RingService service = service(store, 101);
