@@ -32,7 +32,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "watch", description = "Follow the ring: a snapshot or the changes since a version, then every change")
 class WatchController {
 
-    static final String EXAMPLE = "event: change\nid: 8\ndata: {\"version\":8,\"committedAt\":\"2026-11-30T10:11:29.606Z\","
+    static final String EXAMPLE = "event: change\nid: 8\ndata: {\"version\":8,\"incarnation\":\"5f0c3a9e1b7d2468\","
+            + "\"committedAt\":\"2026-11-30T10:11:29.606Z\","
             + "\"fingerprint\":\"9f86d0...\",\"changes\":[{\"op\":\"put\",\"id\":\"cache-d\",\"weight\":1.0,"
             + "\"zone\":\"eu-1a\"}]}\n\n: keep-alive\n\n";
 
@@ -63,7 +64,8 @@ class WatchController {
             + "naming a kept version not newer than the current one, the stream starts with one 'change' event per "
             + "later version; otherwise with one 'snapshot' event (data: the GET /ring body). Then one 'change' "
             + "event per version as it is committed, in order, none skipped. A 'change' event's id is its version "
-            + "and its data is {\"version\",\"committedAt\",\"fingerprint\",\"changes\":[/membership changes, by id],"
+            + "and its data is {\"version\",\"incarnation\",\"committedAt\",\"fingerprint\",\"changes\":[/membership changes, "
+            + "by id],"
             + "\"settings\" (only when they changed)}: applying it to the previous version gives a ring with that "
             + "fingerprint. A ': keep-alive' comment comes at least every 15 s. A stream that reads too slowly is "
             + "closed; reconnect with Last-Event-ID. With X-Ring-Incarnation (or ?incarnation=) naming another "
