@@ -81,8 +81,12 @@ public final class RingClient implements AutoCloseable {
         void ringChanged(HashRing previous, HashRing current);
     }
 
-    /** A verified ring and the time its version was committed on the server (null if not sent). */
-    record Held(HashRing ring, Instant committedAt) {
+    /**
+     * A verified ring, the time its version was committed on the server, and
+     * the incarnation of the server's ring it belongs to (either null if not
+     * sent).
+     */
+    record Held(HashRing ring, Instant committedAt, String incarnation) {
     }
 
     private final URI baseUrl;
@@ -323,9 +327,9 @@ public final class RingClient implements AutoCloseable {
     }
 
     /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
-    void publish(HashRing ring, Instant committedAt) {
+    void publish(HashRing ring, Instant committedAt, String incarnation) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
-        Held previous = held.getAndSet(new Held(ring, committedAt));
+        Held previous = held.getAndSet(new Held(ring, committedAt, incarnation));
         synchronized (monitor) {
             monitor.notifyAll();
         }

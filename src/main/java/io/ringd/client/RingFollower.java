@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,7 +50,12 @@ final class RingFollower implements Runnable {
      * the ETag of docs/ring.md section 17), whether the server still has it: 304,
      * the same version and fingerprint, or a newer version carry on; the
      * same version with another fingerprint, or an older version, is a new
-     * history, adopted whole (verified) before reconnecting from it. Asking
+     * history, adopted whole (verified) before reconnecting from it; so is
+     * another incarnation (docs/ring.md section 20: a ring made anew, whose
+     * versions mean nothing for the one held). The stream is asked with
+     * X-Ring-Incarnation naming the incarnation held, so a server whose ring
+     * is another starts it with a snapshot, and a change event of another
+     * incarnation is never applied: it calls for a reload. Asking
      * after the stream opened, not before, means the answer comes from the
      * server that answers the stream, even across a restart in between. An
      * answer that does not verify is never adopted.
@@ -160,15 +166,15 @@ final class RingFollower implements Runnable {
                 client.reloaded(reloadReason + " (now at version " + ring.version() + ")");
             }
             reloadReason = null; // only once the whole ring is verified: until then, each cycle asks again
-            adopt(held, ring, s.committedAt());
+            adopt(held, ring, s.committedAt(), s.incarnation());
         }
         return stream(client.held());
     }
 
-    /** Publishes a ring fetched whole, unless it is the one held. */
-    private void adopt(RingClient.Held held, HashRing ring, Instant committedAt) {
-        if (held == null || !same(held.ring(), ring)) {
-            client.publish(ring, committedAt);
+    /** Publishes a ring fetched whole, unless it is the one held, of the same incarnation. */
+    private void adopt(RingClient.Held held, HashRing ring, Instant committedAt, String incarnation) {
+        if (held == null || !same(held.ring(), ring) || !Objects.equals(held.incarnation(), incarnation)) {
+            client.publish(ring, committedAt, incarnation);
         }
     }
 
@@ -205,9 +211,13 @@ final class RingFollower implements Runnable {
      */
     private boolean stream(RingClient.Held from) throws IOException, InterruptedException, BadMessage {
         HashRing mine = from.ring();
-        HttpRequest request = HttpRequest.newBuilder(eventsUri).version(HttpClient.Version.HTTP_1_1)
+        HttpRequest.Builder b = HttpRequest.newBuilder(eventsUri).version(HttpClient.Version.HTTP_1_1)
                 .timeout(requestTimeout).header("Accept", "text/event-stream").header("Cache-Control", "no-cache")
-                .header("Last-Event-ID", Long.toString(mine.version())).GET().build();
+                .header("Last-Event-ID", Long.toString(mine.version()));
+        if (from.incarnation() != null) {
+            b.header("X-Ring-Incarnation", from.incarnation());
+        }
+        HttpRequest request = b.GET().build();
         HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         long opened = System.nanoTime();
         boolean applied = false;
@@ -256,14 +266,17 @@ final class RingFollower implements Runnable {
         HashRing mine = from.ring();
         Snapshot s = getRing(mine);
         client.heard();
-        if (s == null || s.version() > mine.version()
-                || s.version() == mine.version() && s.fingerprint().equals(mine.fingerprint())) {
+        boolean otherIncarnation = s != null && !sameIncarnation(from.incarnation(), s.incarnation());
+        if (s == null || !otherIncarnation && (s.version() > mine.version()
+                || s.version() == mine.version() && s.fingerprint().equals(mine.fingerprint()))) {
             return true;
         }
         HashRing ring = s.build();
         client.reloaded("new history: the server has version " + s.version() + " " + abbreviate(s.fingerprint())
-                + ", this client had " + mine.version() + " " + abbreviate(mine.fingerprint()));
-        adopt(from, ring, s.committedAt());
+                + (otherIncarnation ? " of incarnation " + s.incarnation() : "") + ", this client had "
+                + mine.version() + " " + abbreviate(mine.fingerprint())
+                + (otherIncarnation ? " of incarnation " + from.incarnation() : ""));
+        adopt(from, ring, s.committedAt(), s.incarnation());
         return false;
     }
 
@@ -296,11 +309,11 @@ final class RingFollower implements Runnable {
             return m.getMessage();
         }
         RingClient.Held held = client.held();
-        if (held != null && !same(held.ring(), ring)) {
+        if (held != null && (!same(held.ring(), ring) || !sameIncarnation(held.incarnation(), s.incarnation()))) {
             client.reloaded("the server sent a snapshot of version " + s.version() + " (this client had "
                     + held.ring().version() + ")");
         }
-        adopt(held, ring, s.committedAt());
+        adopt(held, ring, s.committedAt(), s.incarnation());
         return null;
     }
 
@@ -314,7 +327,12 @@ final class RingFollower implements Runnable {
         if (!idIs(e, c.version())) {
             return "unexpected change event: id " + abbreviate(e.id()) + " for version " + c.version();
         }
-        HashRing previous = client.held().ring();
+        RingClient.Held held = client.held();
+        if (!sameIncarnation(held.incarnation(), c.incarnation())) {
+            return "a change of another history: incarnation " + c.incarnation() + ", this client follows "
+                    + held.incarnation();
+        }
+        HashRing previous = held.ring();
         if (c.version() != previous.version() + 1) {
             return "gap: change to version " + c.version() + " after version " + previous.version();
         }
@@ -324,7 +342,7 @@ final class RingFollower implements Runnable {
         } catch (BadMessage m) {
             return m.getMessage();
         }
-        client.publish(next, c.committedAt());
+        client.publish(next, c.committedAt(), c.incarnation() != null ? c.incarnation() : held.incarnation());
         if (c.committedAt() != null) {
             Duration lag = Duration.between(c.committedAt(), Instant.now());
             client.lag(lag.isNegative() ? Duration.ZERO : lag);
@@ -335,6 +353,11 @@ final class RingFollower implements Runnable {
     /** Whether the event's id (if it has one) names {@code version}. */
     private static boolean idIs(Event e, long version) {
         return e.id() == null || e.id().isEmpty() || e.id().equals(Long.toString(version));
+    }
+
+    /** Whether two incarnations may be one: equal, or one of them not known (a server that sends none). */
+    private static boolean sameIncarnation(String held, String sent) {
+        return held == null || sent == null || held.equals(sent);
     }
 
     private static boolean same(HashRing a, HashRing b) {

@@ -31,6 +31,7 @@ import tools.jackson.databind.exc.InvalidTypeIdException;
 final class RingMessages {
 
     private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{64}");
+    private static final Pattern INCARNATION = Pattern.compile("[0-9a-f]{16}");
 
     private RingMessages() {
     }
@@ -46,8 +47,12 @@ final class RingMessages {
         }
     }
 
-    /** A whole ring: the body of {@code GET /ring} and the data of a {@code snapshot} event. */
-    record Snapshot(long version, String fingerprint, SettingsJson settings, List<Node> nodes, Instant committedAt) {
+    /**
+     * A whole ring: the body of {@code GET /ring} and the data of a {@code snapshot} event;
+     * {@code incarnation} is null from a server that does not send it.
+     */
+    record Snapshot(long version, String fingerprint, SettingsJson settings, List<Node> nodes, Instant committedAt,
+            String incarnation) {
 
         /**
          * The ring this snapshot describes, built with the library, only if
@@ -66,9 +71,9 @@ final class RingMessages {
         }
     }
 
-    /** The data of a {@code change} event: what turns version - 1 into version. */
+    /** The data of a {@code change} event: what turns version - 1 into version, in the ring {@code incarnation}. */
     record ChangeEvent(long version, Instant committedAt, String fingerprint, List<Change> changes,
-            SettingsJson settings) {
+            SettingsJson settings, String incarnation) {
 
         /**
          * {@code previous} (at {@code version - 1}) with these changes and
@@ -100,14 +105,14 @@ final class RingMessages {
         RingJson r = parse(json, RingJson.class);
         List<Node> nodes = each(required(r.nodes(), "nodes"), "nodes", NodeJson::toNode);
         return new Snapshot(version(r.version()), fingerprint(r.fingerprint()), required(r.settings(), "settings"),
-                List.copyOf(nodes), WireTime.parseOrNull(r.committedAt()));
+                List.copyOf(nodes), WireTime.parseOrNull(r.committedAt()), incarnation(r.incarnation()));
     }
 
     static ChangeEvent change(String json) throws BadMessage {
         ChangeEventJson c = parse(json, ChangeEventJson.class);
         List<Change> changes = each(required(c.changes(), "changes"), "changes", ChangeJson::toChange);
         return new ChangeEvent(version(c.version()), WireTime.parseOrNull(c.committedAt()),
-                fingerprint(c.fingerprint()), List.copyOf(changes), c.settings());
+                fingerprint(c.fingerprint()), List.copyOf(changes), c.settings(), incarnation(c.incarnation()));
     }
 
     private static <T> T parse(String json, Class<T> form) throws BadMessage {
@@ -152,6 +157,14 @@ final class RingMessages {
             throw new BadMessage("version must be a non-negative integer: " + v);
         }
         return v;
+    }
+
+    /** An incarnation (docs/ring.md section 20), or null when the server sent none. */
+    private static String incarnation(String i) throws BadMessage {
+        if (i != null && !INCARNATION.matcher(i).matches()) {
+            throw new BadMessage("incarnation must be 16 lowercase hex digits: " + i);
+        }
+        return i;
     }
 
     private static String fingerprint(String f) throws BadMessage {

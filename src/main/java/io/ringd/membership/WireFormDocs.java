@@ -23,6 +23,12 @@ class WireFormDocs {
                 ring.setDescription("The whole ring at one version");
                 nullable(ring.getProperties().get("committedAt"), "When the version was committed; null for "
                         + "versions stored before commit times were kept").setExample("2026-11-30T10:11:29.606Z");
+                Schema<?> incarnation = ring.getProperties().get("incarnation");
+                if (incarnation != null) {
+                    incarnation.setDescription("The ring's incarnation: 16 lowercase hex digits drawn when the ring "
+                            + "was made, kept for ever; two histories with the same versions differ in it");
+                    incarnation.setExample("5f0c3a9e1b7d2468");
+                }
             }
             Schema<?> node = schemas.get("Node");
             if (node != null) {

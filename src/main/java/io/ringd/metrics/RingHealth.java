@@ -12,7 +12,10 @@ import io.ringd.state.RingService;
  * of the readiness group): UP when a ring is loaded and its store accepts
  * writes; DEGRADED (still answering 200, still ready) when lookups go on from
  * the last ring but writes are refused because a shared store is out of
- * reach; OUT_OF_SERVICE (not ready) while no ring was ever loaded.
+ * reach, or because it lost the ring served here (it holds none, or
+ * another incarnation: the detail {@code cause} says which, until an
+ * operator re-seeds it); OUT_OF_SERVICE (not ready) while no ring was ever
+ * loaded.
  */
 @Component("ring")
 class RingHealth implements HealthIndicator {
@@ -30,10 +33,18 @@ class RingHealth implements HealthIndicator {
     public Health health() {
         Health.Builder b = !ring.isLoaded() ? Health.outOfService()
                 : ring.isWritable() ? Health.up() : Health.status(DEGRADED);
-        return b.withDetail("loaded", ring.isLoaded())
+        b.withDetail("loaded", ring.isLoaded())
                 .withDetail("writable", ring.isWritable())
                 .withDetail("version", ring.current().version())
-                .withDetail("store", ring.store().shared() ? "shared" : "local")
-                .build();
+                .withDetail("store", ring.store().shared() ? "shared" : "local");
+        if (ring.current().incarnation() != null) {
+            b.withDetail("incarnation", ring.current().incarnation());
+        }
+        String lost = ring.store().lostBecause();
+        if (lost != null) {
+            b.withDetail("cause", lost + "; lookups answer from the ring held here, writes are refused until an "
+                    + "operator re-seeds the store (POST /store/reseed)");
+        }
+        return b.build();
     }
 }

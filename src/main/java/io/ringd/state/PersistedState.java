@@ -7,22 +7,39 @@ import io.ringd.ring.Change;
 import io.ringd.ring.Node;
 
 /**
- * Everything a store keeps: the current version, settings and members, and
- * the history of kept versions (whose latest is the current one).
+ * Everything a store keeps: the current version, settings and members, the
+ * history of kept versions (whose latest is the current one), and the ring's
+ * incarnation.
  *
- * @param version  the current version
- * @param settings the current settings
- * @param nodes    the current members, ascending by id
- * @param history  the kept versions
+ * @param version     the current version
+ * @param settings    the current settings
+ * @param nodes       the current members, ascending by id
+ * @param history     the kept versions
+ * @param incarnation the ring's incarnation ({@link Incarnation}); {@code null} for a state stored before
+ *                    incarnations were kept, which takes one when it is first loaded
  */
-public record PersistedState(long version, RingSettings settings, List<Node> nodes, RingHistory history) {
+public record PersistedState(long version, RingSettings settings, List<Node> nodes, RingHistory history,
+        String incarnation) {
+
+    /** A state without an incarnation (as stored before incarnations were kept). */
+    public PersistedState(long version, RingSettings settings, List<Node> nodes, RingHistory history) {
+        this(version, settings, nodes, history, null);
+    }
 
     public PersistedState {
+        if (incarnation != null && !Incarnation.valid(incarnation)) {
+            throw new IllegalArgumentException("an incarnation is 16 lowercase hex digits: " + incarnation);
+        }
         nodes = List.copyOf(nodes);
         if (history.latestVersion() != version) {
             throw new IllegalArgumentException("history ends at version " + history.latestVersion()
                     + " but the state is at version " + version);
         }
+    }
+
+    /** This state with {@code incarnation}. */
+    public PersistedState withIncarnation(String incarnation) {
+        return new PersistedState(version, settings, nodes, history, incarnation);
     }
 
     /**

@@ -100,10 +100,10 @@ public final class RingService {
             if (loaded == null) {
                 SettingsPatch.validate(initialSettings);
                 Instant now = now();
-                current.set(RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()), now));
+                current.set(RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()), now, null));
                 history = RingHistory.startingAt(0, initialSettings, List.of(), now);
             } else {
-                install(loaded.orElseGet(() -> create(initialSettings)), RingListener.Op.START);
+                install(incarnated(loaded.orElseGet(() -> create(initialSettings))), RingListener.Op.START);
             }
             store.follow(this::follow);
         } finally {
@@ -116,12 +116,43 @@ public final class RingService {
         SettingsPatch.validate(settings);
         Instant now = now();
         PersistedState initial = new PersistedState(0, settings, List.of(),
-                RingHistory.startingAt(0, settings, List.of(), now));
+                RingHistory.startingAt(0, settings, List.of(), now), Incarnation.random());
         PersistedState stored = store.create(initial);
         if (stored == initial) {
-            log.info("Starting a new empty ring with {} (store: {})", settings, store.describe());
+            log.info("Starting a new empty ring with {}, incarnation {} (store: {})", settings, initial.incarnation(),
+                    store.describe());
         }
         return stored;
+    }
+
+    /**
+     * {@code ps}, or, when it was stored before incarnations were kept, {@code ps} with a new one, written
+     * back (once: on a shared store another instance may have done it first, and then its incarnation is
+     * taken).
+     */
+    private PersistedState incarnated(PersistedState ps) {
+        for (int attempt = 1; ps.incarnation() == null; attempt++) {
+            PersistedState migrated = ps.withIncarnation(Incarnation.random());
+            try {
+                store.save(migrated, ps.version());
+                log.info("The ring stored in {} (version {}) had no incarnation: it is {} from now on",
+                        store.describe(), ps.version(), migrated.incarnation());
+                return migrated;
+            } catch (StoreConflictException e) {
+                if (attempt >= WRITE_ATTEMPTS) {
+                    throw new StoreUnavailableException("could not store the ring's new incarnation in "
+                            + store.describe() + " against concurrent writers", e);
+                }
+                ps = e.latest();
+            } catch (StoreUnavailableException e) {
+                // served all the same: the next write stores it (a restart before then draws another one, which
+                // costs followers a snapshot, never a wrong ring)
+                log.warn("Could not store the ring's new incarnation {} in {} now ({}): the next write stores it",
+                        migrated.incarnation(), store.describe(), e.getMessage());
+                return migrated;
+            }
+        }
+        return ps;
     }
 
     /** Serves {@code ps} in place of whatever was served; under the write lock. */
@@ -131,7 +162,7 @@ public final class RingService {
             ps.checkConsistent();
             RingConfig config = ps.settings().toConfig();
             state = RingState.of(ps.settings(), HashRing.of(config, ps.version(), ps.nodes()),
-                    ps.history().committedAt(ps.version()));
+                    ps.history().committedAt(ps.version()), ps.incarnation());
             String recorded = ps.history().deltas().isEmpty() ? null : ps.history().delta(ps.version()).fingerprint();
             if (recorded != null && !recorded.equals(state.fingerprint())) {
                 throw new IllegalStateException("version " + ps.version() + " was stored with fingerprint "
@@ -146,8 +177,9 @@ public final class RingService {
         snapshots.invalidateAll();
         current.set(state);
         loaded = true;
-        log.info("Serving ring version {} ({} nodes, {} versions kept) from {}", state.version(),
-                ps.nodes().size(), ps.history().size(), store.describe());
+        store.serving(state.incarnation(), state.version());
+        log.info("Serving ring version {} ({} nodes, {} versions kept), incarnation {}, from {}", state.version(),
+                ps.nodes().size(), ps.history().size(), state.incarnation(), store.describe());
         tell(previous, state, op);
     }
 
@@ -155,16 +187,24 @@ public final class RingService {
      * Catches up with a state another instance stored: applies every version
      * after the current one, in order, as this instance's own (history,
      * listeners); installs the whole state when this instance was not loaded
-     * or is further behind than the stored history keeps.
+     * or is further behind than the stored history keeps. A state of another
+     * incarnation is never adopted (docs/ring.md section 20): the store
+     * refuses writes until an operator re-seeds it.
      */
     void follow(PersistedState latest) {
         writes.lock();
         try {
             if (!loaded) {
-                install(latest, RingListener.Op.RELOAD);
+                install(incarnated(latest), RingListener.Op.RELOAD);
                 return;
             }
             RingState cur = current.get();
+            if (!Objects.equals(latest.incarnation(), cur.incarnation())) {
+                log.error("{} holds another ring (incarnation {}, version {}) than the one this instance serves "
+                        + "(incarnation {}, version {}): not adopted", store.describe(), latest.incarnation(),
+                        latest.version(), cur.incarnation(), cur.version());
+                return;
+            }
             if (latest.version() <= cur.version()) {
                 return;
             }
@@ -179,7 +219,7 @@ public final class RingService {
                 RingState before = current.get();
                 RingSettings settings = d.settings() != null ? d.settings() : before.settings();
                 HashRing ring = before.ring().apply(d.changes(), settings.toConfig(), v);
-                RingState next = RingState.of(settings, ring, d.committedAt());
+                RingState next = RingState.of(settings, ring, d.committedAt(), before.incarnation());
                 if (d.fingerprint() != null && !d.fingerprint().equals(next.fingerprint())) {
                     log.error("Version {} applied here has fingerprint {} but was stored with {}: reloading",
                             v, next.fingerprint(), d.fingerprint());
@@ -205,6 +245,44 @@ public final class RingService {
                 }
                 log.warn("A ring listener failed on version {}", next.version(), e);
             }
+        }
+    }
+
+    /**
+     * The recovery step for a shared store that lost the ring
+     * (docs/ring.md section 20): writes the whole ring this instance holds
+     * (version, settings, members, kept history and incarnation) to the
+     * store, which must hold no ring, or the one {@code replacing} names.
+     * Instances that serve the same incarnation accept writes again once
+     * they see it; the ring served here does not change.
+     *
+     * @param replacing the incarnation of the ring the store holds, to replace it; null when it holds none
+     * @throws StoreConflictException        if the store holds a ring {@code replacing} does not name, or a
+     *                                       newer version of this ring
+     * @throws UnsupportedOperationException if the store is not shared
+     */
+    public RingState reseed(String replacing) {
+        writes.lock();
+        try {
+            if (!loaded) {
+                throw notLoaded();
+            }
+            RingState cur = current.get();
+            RingHistory h = history;
+            if (replacing != null && replacing.equals(cur.incarnation())) {
+                // never over a newer version of this same ring: read it first
+                store.load().filter(s -> replacing.equals(s.incarnation()) && s.version() > cur.version())
+                        .ifPresent(s -> {
+                            throw new StoreConflictException(s);
+                        });
+            }
+            store.reseed(new PersistedState(cur.version(), cur.settings(), cur.nodes(), h, cur.incarnation()),
+                    replacing);
+            log.warn("Re-seeded {} with version {} of incarnation {} ({} nodes, {} versions kept)", store.describe(),
+                    cur.version(), cur.incarnation(), cur.nodes().size(), h.size());
+            return cur;
+        } finally {
+            writes.unlock();
         }
     }
 
@@ -317,7 +395,7 @@ public final class RingService {
                 return null;
             }
             HashRing ring = HashRing.of(next.toConfig(), cur.version() + 1, cur.nodes());
-            return new Next(RingState.of(next, ring, now()), List.of(), next);
+            return new Next(RingState.of(next, ring, now(), cur.incarnation()), List.of(), next);
         });
     }
 
@@ -327,7 +405,8 @@ public final class RingService {
 
     private Next next(RingState cur, List<Change> changes) {
         HashRing next = cur.ring().apply(changes);
-        return next == cur.ring() ? null : new Next(RingState.of(cur.settings(), next, now()), changes, null);
+        return next == cur.ring() ? null
+                : new Next(RingState.of(cur.settings(), next, now(), cur.incarnation()), changes, null);
     }
 
     /**
@@ -339,7 +418,11 @@ public final class RingService {
         writes.lock();
         try {
             if (!loaded) {
-                throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
+                throw notLoaded();
+            }
+            String lost = store.lostBecause();
+            if (lost != null) {
+                throw new StoreLostException(lost); // at once: no turn to wait for
             }
             return store.exclusively(() -> writeExclusively(op, ifMatch, build));
         } finally {
@@ -361,10 +444,16 @@ public final class RingService {
         {
             for (int attempt = 1; ; attempt++) {
                 if (!loaded) {
-                    throw new StoreUnavailableException("the ring has not been loaded from " + store.describe());
+                    throw notLoaded();
+                }
+                String lost = store.lostBecause();
+                if (lost != null) {
+                    throw new StoreLostException(lost);
                 }
                 if (!store.writable()) {
-                    throw new StoreUnavailableException(store.describe() + " does not accept writes now");
+                    throw new StoreUnavailableException(store.describe() + " does not accept writes now",
+                            "the store does not accept writes now (it is out of reach, or this instance is "
+                            + "catching up with it): the change was not applied", null);
                 }
                 RingState cur = current.get();
                 checkIfMatch(ifMatch, cur);
@@ -377,7 +466,9 @@ public final class RingService {
                 } catch (StoreConflictException e) {
                     if (attempt >= WRITE_ATTEMPTS) {
                         throw new StoreUnavailableException("gave up after " + attempt
-                                + " attempts against concurrent writers", e);
+                                + " attempts against concurrent writers", "gave up after " + attempt + " attempts: "
+                                + "writers through other instances stored a version first each time; the change "
+                                + "was not applied", e);
                     }
                     backOff(attempt); // then catch up with what is stored now, and try at once
                     follow(store.load().filter(l -> l.version() >= e.latest().version()).orElse(e.latest()));
@@ -405,11 +496,17 @@ public final class RingService {
         RingHistory nextHistory = history.append(
                 new HistoryDelta(next.version(), new ArrayList<>(n.changes()), n.settings(), next.committedAt(),
                         next.fingerprint()), historyCapacity);
-        store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory), cur.version());
+        store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory, cur.incarnation()),
+                cur.version());
         history = nextHistory;
         current.set(next);
         tell(cur, next, op);
         return next;
+    }
+
+    private StoreUnavailableException notLoaded() {
+        return new StoreUnavailableException("the ring has not been loaded from " + store.describe(),
+                "this instance has not loaded the ring from its store yet: the change was not applied", null);
     }
 
     private static void checkIfMatch(Long ifMatch, RingState cur) {

@@ -18,11 +18,19 @@ import io.ringd.wire.WireTime;
  * @param fingerprint the snapshot's fingerprint, computed once
  * @param committedAt when this version was committed; {@code null} for a version stored before commit times
  *                    were recorded
+ * @param incarnation the incarnation of the ring this version belongs to ({@link Incarnation}); {@code null}
+ *                    only before a ring was loaded
  */
-public record RingState(RingSettings settings, HashRing ring, String fingerprint, Instant committedAt) {
+public record RingState(RingSettings settings, HashRing ring, String fingerprint, Instant committedAt,
+        String incarnation) {
 
-    static RingState of(RingSettings settings, HashRing ring, Instant committedAt) {
-        return new RingState(settings, ring, ring.fingerprint(), committedAt);
+    /** A state of no known incarnation. */
+    public RingState(RingSettings settings, HashRing ring, String fingerprint, Instant committedAt) {
+        this(settings, ring, fingerprint, committedAt, null);
+    }
+
+    static RingState of(RingSettings settings, HashRing ring, Instant committedAt, String incarnation) {
+        return new RingState(settings, ring, ring.fingerprint(), committedAt, incarnation);
     }
 
     public long version() {
@@ -35,7 +43,7 @@ public record RingState(RingSettings settings, HashRing ring, String fingerprint
 
     /** This version as {@code GET /ring} and a {@code snapshot} event show it. */
     public RingJson document() {
-        return new RingJson(version(), fingerprint, settings.json(), NodeJson.all(nodes()),
+        return new RingJson(version(), incarnation, fingerprint, settings.json(), NodeJson.all(nodes()),
                 WireTime.format(committedAt));
     }
 

@@ -75,6 +75,37 @@ public interface RingStore {
         return true;
     }
 
+    /**
+     * Tells a shared store the incarnation this instance serves (after it
+     * loaded or made a ring): from then on a stored state of another
+     * incarnation, or none, is a lost store ({@link #lostBecause}).
+     */
+    default void serving(String incarnation, long version) {
+    }
+
+    /**
+     * Why the store no longer holds the ring this instance serves (it holds
+     * none, or another incarnation), or {@code null} when it does; while
+     * not null, {@link #writable()} is false and writes are refused.
+     */
+    default String lostBecause() {
+        return null;
+    }
+
+    /**
+     * Writes {@code state} (the whole ring this instance holds, its
+     * incarnation and history) to a store that lost it: the recovery step.
+     * Only into a store that holds no ring, or one that holds the incarnation
+     * {@code replacing} names (an operator's explicit choice).
+     *
+     * @throws StoreConflictException        if the store holds a ring and {@code replacing} does not name its
+     *                                       incarnation; it carries that state
+     * @throws UnsupportedOperationException if the store is not shared
+     */
+    default void reseed(PersistedState state, String replacing) {
+        throw new UnsupportedOperationException("only a shared store is re-seeded");
+    }
+
     /** Whether other instances may write to this store. */
     default boolean shared() {
         return false;

@@ -7,6 +7,7 @@ package io.ringd.state;
 public class StoreUnavailableException extends RuntimeException {
 
     private final boolean outcomeUnknown;
+    private final String detail;
 
     public StoreUnavailableException(String message, Throwable cause) {
         this(message, cause, false);
@@ -23,10 +24,26 @@ public class StoreUnavailableException extends RuntimeException {
     public StoreUnavailableException(String message, Throwable cause, boolean outcomeUnknown) {
         super(message, cause);
         this.outcomeUnknown = outcomeUnknown;
+        this.detail = null;
+    }
+
+    /**
+     * A refusal whose cause the caller is told as {@code detail} (no address, no exception): what happened,
+     * so that it is never mistaken for another cause.
+     */
+    public StoreUnavailableException(String message, String detail, Throwable cause) {
+        super(message, cause);
+        this.outcomeUnknown = false;
+        this.detail = detail;
     }
 
     /** Whether the change may have been stored although the write failed. */
     public boolean outcomeUnknown() {
         return outcomeUnknown;
+    }
+
+    /** What the caller is told, or {@code null} for the general "could not be made durable". */
+    public String detail() {
+        return detail;
     }
 }

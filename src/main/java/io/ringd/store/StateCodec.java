@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import io.ringd.ring.Change;
 import io.ringd.ring.Node;
 import io.ringd.state.HistoryDelta;
+import io.ringd.state.Incarnation;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingHistory;
@@ -39,8 +40,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The stored form of a ring's state: UTF-8 JSON, {@code "format": 1}, the
  * wire form {@link StateJson}. Shared by every store so that state moves
  * between them unchanged. Commit times ({@code committedAt},
- * {@code baseCommittedAt}) and the fingerprints of kept versions are
- * optional, so state written before they were kept still loads.
+ * {@code baseCommittedAt}), the fingerprints of kept versions and the
+ * incarnation are optional, so state written before they were kept still
+ * loads.
  */
 public final class StateCodec {
 
@@ -76,7 +78,8 @@ public final class StateCodec {
             deltas.add(new StateJson.Delta(d.version(), d.changes().stream().map(ChangeJson::of).toList(),
                     d.settings() == null ? null : d.settings().json(), time(d.committedAt()), d.fingerprint()));
         }
-        return json.writeValueAsBytes(new StateJson(FORMAT, s.version(), s.settings().json(), NodeJson.all(s.nodes()),
+        return json.writeValueAsBytes(new StateJson(FORMAT, s.version(), s.incarnation(), s.settings().json(),
+                NodeJson.all(s.nodes()),
                 new StateJson.History(h.baseVersion(), h.baseSettings().json(), NodeJson.all(h.baseNodes()),
                         time(h.baseCommittedAt()), deltas)));
     }
@@ -113,6 +116,11 @@ public final class StateCodec {
             throw new IllegalArgumentException(describe(e, root), e);
         }
         long version = nonNegative(doc.version(), "version", "");
+        String incarnation = doc.incarnation();
+        if (incarnation != null && !Incarnation.valid(incarnation)) {
+            throw new IllegalArgumentException("incarnation must be 16 lowercase hex digits: \""
+                    + abbreviate(incarnation) + "\"");
+        }
         RingSettings settings = settings(required(doc.settings(), "settings", ""), "settings");
         List<Node> nodes = nodes(required(doc.nodes(), "nodes", ""), "nodes");
 
@@ -129,7 +137,7 @@ public final class StateCodec {
         }
         checkVersions(version, baseVersion, deltas);
         return new PersistedState(version, settings, nodes,
-                new RingHistory(baseVersion, baseSettings, baseNodes, deltas, baseCommittedAt));
+                new RingHistory(baseVersion, baseSettings, baseNodes, deltas, baseCommittedAt), incarnation);
     }
 
     /** The format is read before anything else, so a newer file is refused for its format alone. */

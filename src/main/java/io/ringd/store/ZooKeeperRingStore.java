@@ -4,10 +4,15 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -22,6 +27,7 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -29,7 +35,9 @@ import org.slf4j.LoggerFactory;
 
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingStore;
+import io.ringd.state.Incarnation;
 import io.ringd.state.StoreConflictException;
+import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
 
 /**
@@ -40,23 +48,47 @@ import io.ringd.state.StoreUnavailableException;
 public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     /*
-     * Design note. The whole state (settings, members, version and the kept
-     * history, in StateCodec's JSON, gzipped) is one znode, <path>/state, so a
-     * version and its history entry appear together or not at all. A write is
-     * setData with the znode version read with the ring version it replaces: a
-     * compare-and-set; another writer's version in between makes it fail with
-     * BadVersion, and the writer gets the stored state back to catch up with
-     * and try again (RingService). Writers take turns first through a
-     * Curator InterProcessMutex (<path>/write-lock), so that one that just
-     * won cannot starve the others; the compare-and-set remains the
-     * guarantee. Every version is one setData, so the znode version and the
-     * ring version move together.
+     * Design note. The whole state (settings, members, version, incarnation
+     * and the kept history, in StateCodec's JSON, gzipped) is one znode,
+     * <path>/state, so a version and its history entry appear together or not
+     * at all. A write is setData with the znode version read with the ring
+     * version it replaces: a compare-and-set; another writer's version in
+     * between makes it fail with BadVersion, and the writer gets the stored
+     * state back to catch up with and try again (RingService). Every version
+     * is one setData, so the znode version and the ring version move
+     * together.
+     *
+     * Writers take turns first through a Curator InterProcessMutex
+     * (<path>/write-lock), so that one that just won cannot starve the
+     * others; the turn is for fairness only, the compare-and-set is the
+     * guarantee. A write waits for its turn at most lock-wait and then goes
+     * ahead without it; while the holder that kept it waiting stays first in
+     * the queue (an instance that died with the lock keeps its znode until
+     * its session expires), later writes do not wait at all.
      *
      * Followers watch the znode with a CuratorCache; an event may stand for
      * several versions (ZooKeeper watches coalesce), which the history in the
      * state covers. While the connection is suspended or lost, writes are
      * refused at once (503); on reconnection the store reads the state and
      * hands it to the follower before it accepts writes again.
+     *
+     * A lost store. Once this instance serves a ring (serving()), the store
+     * holds it to that incarnation: a fresh read (after a sync) that finds no
+     * state (the znode deleted, the ensemble's data wiped), another
+     * incarnation, or an older version of this one than it has seen stored
+     * (versions lost) makes the store "lost": writes are refused with the
+     * cause, the follower is never handed the other state, and only a state
+     * of this incarnation at a version at least the highest seen (a re-seed:
+     * reseed(), from this instance or another that holds the ring) ends it.
+     * Each serving instance keeps an ephemeral marker, <path>/instances/<id>
+     * holding its incarnation (put back after the path is deleted and after
+     * a new session, and every second while the store is lost: a recursive
+     * delete can take it again just after), so that an instance that
+     * starts on a path without a ring sees that others still serve one and
+     * does not make a new one; when it sees neither a ring nor a marker, it
+     * waits new-ring-wait (the session timeout: after a wipe, running
+     * instances need that long to get a new session and put their markers
+     * back) before it makes one.
      *
      * ZooKeeper refuses znodes over jute.maxbuffer (1 MiB by default): gzip
      * keeps the state of a 10,000-node ring with its history well under it.
@@ -66,10 +98,12 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     private final String connect;
     private final String statePath;
+    private final String instancesPath;
     private final Duration connectTimeout;
+    private final Duration newRingWait;
     private final CuratorFramework client;
     private final StateCodec codec = new StateCodec();
-    private final ExecutorService catchUp = Executors.newSingleThreadExecutor(r -> {
+    private final ScheduledExecutorService catchUp = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "ringd-zookeeper-catch-up");
         t.setDaemon(true);
         return t;
@@ -82,15 +116,37 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private volatile Consumer<PersistedState> follower;
     private CuratorCache cache;
     private final InterProcessMutex writeLock;
+    private final String lockPath;
+    private final Duration lockWait;
+    /**
+     * The lock holder that kept a write waiting past the lock wait: while it
+     * still holds the lock, writes go ahead without waiting for their turn.
+     */
+    private volatile String stalledBy;
+    /** The incarnation this instance serves, and the highest version of it seen stored; guarded by this. */
+    private volatile String served;
+    private long highestSeen = -1;
+    /** Why the store no longer holds the ring served here, or null. */
+    private volatile String lost;
+    /** This instance's marker, {@code <path>/instances/<id>}, holding the incarnation it serves. */
+    private final String markerPath;
+    /** Whether a re-check of a lost store is scheduled (one at a time). */
+    private final AtomicBoolean rechecking = new AtomicBoolean();
 
     public ZooKeeperRingStore(ZooKeeperProperties props) {
         if (props.connect() == null || props.connect().isBlank()) {
             throw new IllegalArgumentException("ringd.store=zookeeper needs ringd.zookeeper.connect "
                     + "(host:port,host:port,...)");
         }
+        String base = props.path().equals("/") ? "" : props.path();
         this.connect = props.connect();
-        this.statePath = (props.path().equals("/") ? "" : props.path()) + "/state";
+        this.statePath = base + "/state";
+        this.instancesPath = base + "/instances";
+        this.lockPath = base + "/write-lock";
+        this.markerPath = instancesPath + "/" + Incarnation.random();
         this.connectTimeout = props.connectTimeout();
+        this.lockWait = props.lockWait();
+        this.newRingWait = props.newRingWait();
         this.client = CuratorFrameworkFactory.builder().connectString(connect)
                 .sessionTimeoutMs((int) props.sessionTimeout().toMillis())
                 .connectionTimeoutMs((int) props.connectTimeout().toMillis())
@@ -98,46 +154,74 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 .build();
         client.getConnectionStateListenable().addListener((c, state) -> changed(state));
         client.start();
-        this.writeLock = new InterProcessMutex(client, (props.path().equals("/") ? "" : props.path()) + "/write-lock");
+        this.writeLock = new InterProcessMutex(client, lockPath);
     }
 
     /**
      * Writers through different instances take turns with Curator's
      * {@link InterProcessMutex} (a fair queue of sequential znodes): without
      * it, a writer that just won keeps winning and the others starve in
-     * compare-and-set retries. The compare-and-set stays, as the guarantee.
+     * compare-and-set retries. The turn is only for fairness, so a write waits
+     * for it at most {@code ringd.zookeeper.lock-wait} and then goes ahead
+     * without it, guarded by the compare-and-set alone: a holder that died
+     * with the lock (its znode stays until its session expires) holds the
+     * others up once, for that long, and no more (see {@link #stalledBy}).
      */
     @Override
     public <T> T exclusively(Supplier<T> write) {
+        String cause = lost;
+        if (cause != null) {
+            throw new StoreLostException(cause);
+        }
         if (!connected) {
-            throw new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected");
+            throw notConnected();
         }
-        boolean held;
-        try {
-            held = writeLock.acquire(2 * connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            throw new StoreUnavailableException("cannot take the write lock at " + describe() + ": "
-                    + e.getMessage(), e);
-        }
-        if (!held) {
-            throw new StoreUnavailableException("the write lock at " + describe() + " was not free within "
-                    + 2 * connectTimeout.toMillis() + " ms");
+        boolean held = false;
+        String stalled = stalledBy;
+        if (stalled == null || !stalled.equals(lockHolder())) {
+            stalledBy = null;
+            try {
+                held = writeLock.acquire(lockWait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                throw new StoreUnavailableException("cannot take the write lock at " + lockPath + ": "
+                        + e.getMessage(), "ZooKeeper failed while this instance asked for its turn to write "
+                        + "(the write lock): the change was not applied", e);
+            }
+            if (!held) {
+                String holder = lockHolder();
+                stalledBy = holder;
+                log.warn("The write lock at {} was not free within {} ms (held by {}: a writer that is slow, or "
+                        + "that died holding it until its session expires): writing without the turn, guarded by "
+                        + "the compare-and-set, until that holder lets go", lockPath, lockWait.toMillis(), holder);
+            }
         }
         try {
             return write.get();
         } finally {
-            try {
-                writeLock.release();
-            } catch (Exception e) {
-                log.warn("Could not release the write lock at {}: {}", describe(), e.getMessage());
+            if (held) {
+                try {
+                    writeLock.release();
+                } catch (Exception e) {
+                    log.warn("Could not release the write lock at {}: {}", lockPath, e.getMessage());
+                }
             }
         }
     }
 
+    /** The znode of the write lock's holder now (the first in its queue), or null when there is none. */
+    private String lockHolder() {
+        try {
+            return writeLock.getParticipantNodes().stream().findFirst().orElse(null);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** The stored state; once this instance serves a ring, judged against it ({@link #check()}). */
     @Override
     public Optional<PersistedState> load() {
         awaitConnection();
-        return read();
+        return served == null ? read() : check();
     }
 
     @Override
@@ -147,12 +231,14 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     @Override
     public synchronized void save(PersistedState state, long expectedVersion) {
+        if (lost != null) {
+            throw new StoreLostException(lost);
+        }
         if (!connected) {
-            throw new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected");
+            throw notConnected();
         }
         if (knownVersion != expectedVersion) {
-            PersistedState stored = read().orElseThrow(() -> new StoreUnavailableException(
-                    "the ring is gone from " + describe()));
+            PersistedState stored = checked();
             if (stored.version() != expectedVersion) {
                 throw new StoreConflictException(stored);
             }
@@ -160,10 +246,12 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         try {
             Stat stat = client.setData().withVersion(knownZnodeVersion).forPath(statePath, encode(state));
             remember(state.version(), stat.getVersion());
+            seen(state);
         } catch (KeeperException.BadVersionException e) {
-            throw new StoreConflictException(read().orElseThrow());
+            throw new StoreConflictException(checked());
         } catch (KeeperException.NoNodeException e) {
-            throw new StoreUnavailableException("the ring is gone from " + describe(), e);
+            checked();
+            throw new StoreLostException(gone());
         } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while storing "
                     + "version " + state.version() + ": it may have been stored", e, true);
@@ -173,13 +261,60 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
     }
 
+    /**
+     * Stores a new ring, unless the path holds one. When it holds none, but
+     * instances serve one from it (their markers), the new ring is refused;
+     * when there are neither, the new ring is made only after
+     * {@code ringd.zookeeper.new-ring-wait}, so that instances that still
+     * hold a ring after a wipe have time to come back.
+     *
+     * @throws StoreLostException if instances serve a ring the path no longer holds
+     */
     @Override
     public synchronized PersistedState create(PersistedState initial) {
+        return create(initial, newRingWait);
+    }
+
+    /** As {@link #create(PersistedState)}, waiting {@code wait} for instances that may still hold a ring. */
+    synchronized PersistedState create(PersistedState initial, Duration wait) {
         awaitConnection();
+        long end = System.nanoTime() + wait.toNanos();
+        for (boolean first = true; ; first = false) {
+            Map<String, String> markers = markers();
+            if (!markers.isEmpty()) {
+                Optional<PersistedState> stored = freshRead();
+                if (stored.isPresent()) {
+                    return stored.get(); // a fleet starting together: another instance made it just now
+                }
+                throw new StoreLostException(statePath + " holds no ring, but " + markers.size()
+                        + " running instance(s) serve one from it (incarnation "
+                        + String.join(", ", new java.util.TreeSet<>(markers.values())) + "): this instance does not "
+                        + "make a new, empty ring beside theirs");
+            }
+            Optional<PersistedState> stored = read();
+            if (stored.isPresent()) {
+                return stored.get();
+            }
+            if (System.nanoTime() >= end) {
+                break;
+            }
+            if (first) {
+                log.info("No ring at {} and no instance serving one: waiting {} ms (ringd.zookeeper.new-ring-wait) "
+                        + "for instances that may still hold one (after a wipe of the ensemble) before making a new "
+                        + "ring", describe(), wait.toMillis());
+            }
+            try {
+                Thread.sleep(Math.min(250, Math.max(1, wait.toMillis())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreUnavailableException("interrupted while waiting to make a new ring at " + describe(), e);
+            }
+        }
         try {
             client.create().creatingParentsIfNeeded().forPath(statePath, encode(initial));
             remember(initial.version(), 0);
-            log.info("Stored a new ring (version {}) at {}", initial.version(), describe());
+            log.info("Stored a new ring (version {}, incarnation {}) at {}", initial.version(),
+                    initial.incarnation(), describe());
             return initial;
         } catch (KeeperException.NodeExistsException e) {
             return read().orElseThrow(() -> new StoreUnavailableException("the ring at " + describe()
@@ -190,12 +325,115 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
     }
 
+    /** The live instance markers: name to the incarnation each serves. */
+    private Map<String, String> markers() {
+        Map<String, String> out = new TreeMap<>();
+        try {
+            for (String child : client.getChildren().forPath(instancesPath)) {
+                try {
+                    out.put(child, new String(client.getData().forPath(instancesPath + "/" + child),
+                            StandardCharsets.UTF_8));
+                } catch (KeeperException.NoNodeException e) {
+                    // that instance just went away
+                }
+            }
+        } catch (KeeperException.NoNodeException e) {
+            return out;
+        } catch (Exception e) {
+            throw new StoreUnavailableException("cannot read the running instances at " + instancesPath + ": "
+                    + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void serving(String incarnation, long version) {
+        if (incarnation == null) {
+            return;
+        }
+        if (!incarnation.equals(served)) {
+            served = incarnation;
+            highestSeen = version;
+            lost = null;
+            ensureMarker();
+        }
+        highestSeen = Math.max(highestSeen, version);
+    }
+
+    /**
+     * Puts this instance's marker back when it is missing (the path deleted,
+     * a new session after the old one expired or the ensemble was wiped): an
+     * ephemeral znode holding the incarnation served here.
+     */
+    private void ensureMarker() {
+        String mine = served;
+        if (mine == null || !connected) {
+            return;
+        }
+        try {
+            client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath(markerPath, mine.getBytes(StandardCharsets.UTF_8));
+        } catch (KeeperException.NodeExistsException e) {
+            // there already
+        } catch (Exception e) {
+            log.debug("Could not put this instance's marker {} back: {}", markerPath, e.getMessage());
+        }
+    }
+
+    @Override
+    public String lostBecause() {
+        return lost;
+    }
+
+    @Override
+    public synchronized void reseed(PersistedState state, String replacing) {
+        if (!connected) {
+            throw notConnected();
+        }
+        try {
+            sync();
+            Stat stat = new Stat();
+            Optional<PersistedState> stored;
+            try {
+                stored = Optional.of(decode(client.getData().storingStatIn(stat).forPath(statePath)));
+            } catch (KeeperException.NoNodeException e) {
+                stored = Optional.empty();
+            }
+            if (stored.isEmpty()) {
+                client.create().creatingParentsIfNeeded().forPath(statePath, encode(state));
+                remember(state.version(), 0);
+            } else if (replacing != null && replacing.equals(stored.get().incarnation())) {
+                Stat written = client.setData().withVersion(stat.getVersion()).forPath(statePath, encode(state));
+                remember(state.version(), written.getVersion());
+            } else {
+                throw new StoreConflictException(stored.get());
+            }
+        } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
+            throw new StoreConflictException(read().orElseThrow(() -> new StoreUnavailableException(
+                    "the ring at " + describe() + " changed while it was being re-seeded")));
+        } catch (StoreConflictException | StoreUnavailableException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new StoreUnavailableException("ZooKeeper (" + connect + ") did not store the re-seeded ring: "
+                    + e.getMessage(), e);
+        }
+        served = state.incarnation();
+        highestSeen = state.version();
+        if (lost != null) {
+            log.warn("{} holds this instance's ring again (re-seeded at version {}): writes are accepted again",
+                    describe(), state.version());
+        }
+        lost = null;
+        caughtUp = connected;
+    }
+
     @Override
     public void follow(Consumer<PersistedState> onChange) {
         this.follower = onChange;
         cache = CuratorCache.build(client, statePath, CuratorCache.Options.SINGLE_NODE_CACHE);
         cache.listenable().addListener(CuratorCacheListener.builder()
-                .forCreatesAndChanges((before, node) -> deliver(node)).build());
+                .forCreatesAndChanges((before, node) -> deliver(node))
+                .forDeletes(node -> catchUp.execute(this::recheck)).build());
         cache.start();
         if (connected) {
             catchUp.execute(this::catchUp);
@@ -204,7 +442,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     @Override
     public boolean writable() {
-        return connected && caughtUp;
+        return connected && caughtUp && lost == null;
     }
 
     @Override
@@ -238,10 +476,51 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             return;
         }
         try {
-            read().ifPresent(f);
+            ensureMarker(); // a new session has none
+            Optional<PersistedState> stored = check();
+            if (lost == null) {
+                stored.ifPresent(f);
+            }
             caughtUp = connected;
         } catch (RuntimeException e) {
             log.warn("Could not catch up with {}: {}", describe(), e.getMessage());
+        }
+        recheckWhileLost();
+    }
+
+    /** After a delete, or an event while lost: reads the state afresh and hands it on when it is this ring. */
+    private void recheck() {
+        Consumer<PersistedState> f = follower;
+        if (f == null || !connected) {
+            return;
+        }
+        try {
+            Optional<PersistedState> stored = check();
+            if (lost == null) {
+                stored.ifPresent(f);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not read {}: {}", describe(), e.getMessage());
+        }
+        recheckWhileLost();
+    }
+
+    /**
+     * While the store is lost, looks again every second (one chain of
+     * re-checks at a time): the marker is put back if a recursive delete took
+     * it after it was put back, and a re-seed is found even if its event was
+     * missed.
+     */
+    private void recheckWhileLost() {
+        if (lost != null && !catchUp.isShutdown() && rechecking.compareAndSet(false, true)) {
+            try {
+                catchUp.schedule(() -> {
+                    rechecking.set(false);
+                    recheck();
+                }, 1, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                rechecking.set(false); // closing
+            }
         }
     }
 
@@ -252,10 +531,16 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
         try {
             PersistedState ps = decode(node.getData());
+            String mine = served;
+            if (lost != null || mine != null && !mine.equals(ps.incarnation())) {
+                catchUp.execute(this::recheck); // never handed on as it is: read afresh and judged
+                return;
+            }
             synchronized (this) {
                 if (ps.version() > knownVersion) {
                     remember(ps.version(), node.getStat().getVersion());
                 }
+                seen(ps);
             }
             // never on Curator's thread: RingService.follow waits for the local write lock, and a writer holding
             // it may be waiting for the write-lock znode's watch, which that same thread delivers
@@ -268,6 +553,95 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             });
         } catch (RuntimeException e) {
             log.error("Could not apply the ring stored at {}: {}", describe(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads the state after a sync (so not from a server that lags behind)
+     * and judges it against the ring served here: the store is lost when it
+     * holds none, another incarnation, or an older version of this one than
+     * was seen stored; it is found again when it holds this incarnation at a
+     * version at least that high.
+     */
+    private synchronized Optional<PersistedState> check() {
+        Optional<PersistedState> stored = read();
+        String mine = served;
+        if (mine == null) {
+            return stored;
+        }
+        if (looksLost(stored, mine)) {
+            stored = freshRead();
+        }
+        String cause = null;
+        if (stored.isEmpty()) {
+            cause = gone();
+        } else if (!mine.equals(stored.get().incarnation())) {
+            cause = describe() + " holds another ring (incarnation " + stored.get().incarnation() + ", version "
+                    + stored.get().version() + ") than the one this instance serves (incarnation " + mine + ")";
+        } else if (stored.get().version() < highestSeen) {
+            cause = describe() + " holds version " + stored.get().version() + " of this ring, older than version "
+                    + highestSeen + " this instance saw stored: versions were lost from the store";
+        }
+        if (cause != null && !cause.equals(lost)) {
+            log.error("The store lost this instance's ring: {}. Lookups go on from the ring held here (version {}); "
+                    + "writes are refused until an operator re-seeds the store (POST /store/reseed)", cause,
+                    highestSeen);
+        } else if (cause == null && lost != null) {
+            log.warn("{} holds this instance's ring again (version {}): writes are accepted again", describe(),
+                    stored.get().version());
+        }
+        lost = cause;
+        if (cause == null) {
+            seen(stored.get());
+        } else {
+            ensureMarker();
+        }
+        return stored;
+    }
+
+    /** The stored state, judged ({@link #check()}); none, or a lost store, is refused. */
+    private PersistedState checked() {
+        Optional<PersistedState> stored = check();
+        String cause = lost;
+        if (cause != null) {
+            throw new StoreLostException(cause);
+        }
+        return stored.orElseThrow(() -> new StoreLostException(gone()));
+    }
+
+    private boolean looksLost(Optional<PersistedState> stored, String mine) {
+        return stored.isEmpty() || !mine.equals(stored.get().incarnation()) || stored.get().version() < highestSeen;
+    }
+
+    private String gone() {
+        return "ZooKeeper holds no ring at " + statePath + " (the znode was deleted, or the ensemble's data wiped); "
+                + "this instance serves incarnation " + served;
+    }
+
+    /** A stored state of the incarnation served here: its version is now seen. Under this. */
+    private void seen(PersistedState ps) {
+        if (served != null && served.equals(ps.incarnation())) {
+            highestSeen = Math.max(highestSeen, ps.version());
+        }
+    }
+
+    /** A read after a sync: what the ensemble's leader has, not a lagging server. */
+    private Optional<PersistedState> freshRead() {
+        sync();
+        return read();
+    }
+
+    private void sync() {
+        CountDownLatch done = new CountDownLatch(1);
+        try {
+            client.sync().inBackground((c, event) -> done.countDown()).forPath(statePath);
+            if (!done.await(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.debug("A sync of {} did not finish within {} ms", statePath, connectTimeout.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.debug("Could not sync {}: {}", statePath, e.getMessage());
         }
     }
 
@@ -288,6 +662,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         } catch (Exception e) {
             throw new StoreUnavailableException("cannot read the ring from " + describe() + ": " + e.getMessage(), e);
         }
+    }
+
+    private StoreUnavailableException notConnected() {
+        return new StoreUnavailableException("ZooKeeper (" + connect + ") is not connected",
+                "this instance is not connected to ZooKeeper now: the change was not applied", null);
     }
 
     private void remember(long version, int znodeVersion) {
@@ -331,6 +710,6 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (cache != null) {
             cache.close();
         }
-        client.close();
+        client.close(); // its session ends, and this instance's marker with it
     }
 }

@@ -32,9 +32,13 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "watch", description = "Follow the ring: a snapshot or the changes since a version, then every change")
 class WatchController {
 
-    static final String EXAMPLE = "event: change\nid: 8\ndata: {\"version\":8,\"committedAt\":\"2026-11-30T10:11:29.606Z\","
+    static final String EXAMPLE = "event: change\nid: 8\ndata: {\"version\":8,\"incarnation\":\"5f0c3a9e1b7d2468\","
+            + "\"committedAt\":\"2026-11-30T10:11:29.606Z\","
             + "\"fingerprint\":\"9f86d0...\",\"changes\":[{\"op\":\"put\",\"id\":\"cache-d\",\"weight\":1.0,"
             + "\"zone\":\"eu-1a\"}]}\n\n: keep-alive\n\n";
+
+    /** The header naming the incarnation a client follows. */
+    static final String INCARNATION = "X-Ring-Incarnation";
 
     private final WatchHub hub;
 
@@ -50,7 +54,7 @@ class WatchController {
     @RequestMapping(path = "/ring/events", method = RequestMethod.HEAD, produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     @Hidden
     ResponseEntity<Void> eventsHead(@RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
-            @RequestParam(required = false) String after) {
+            @RequestParam(required = false) String after, @RequestParam(required = false) String incarnation) {
         return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).cacheControl(CacheControl.noCache())
                 .build();
     }
@@ -60,10 +64,12 @@ class WatchController {
             + "naming a kept version not newer than the current one, the stream starts with one 'change' event per "
             + "later version; otherwise with one 'snapshot' event (data: the GET /ring body). Then one 'change' "
             + "event per version as it is committed, in order, none skipped. A 'change' event's id is its version "
-            + "and its data is {\"version\",\"committedAt\",\"fingerprint\",\"changes\":[/membership changes, by id],"
+            + "and its data is {\"version\",\"incarnation\",\"committedAt\",\"fingerprint\",\"changes\":[/membership changes, "
+            + "by id],"
             + "\"settings\" (only when they changed)}: applying it to the previous version gives a ring with that "
             + "fingerprint. A ': keep-alive' comment comes at least every 15 s. A stream that reads too slowly is "
-            + "closed; reconnect with Last-Event-ID.")
+            + "closed; reconnect with Last-Event-ID. With X-Ring-Incarnation (or ?incarnation=) naming another "
+            + "incarnation than the ring's, the stream starts with a 'snapshot' whatever Last-Event-ID says.")
     @ApiResponse(responseCode = "200", description = "The stream", content = @Content(
             mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"),
             examples = @ExampleObject(value = EXAMPLE)))
@@ -72,6 +78,12 @@ class WatchController {
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
             @Parameter(description = "The version the client holds, when it cannot send Last-Event-ID "
                     + "(the header wins)", example = "7") @RequestParam(required = false) String after,
+            @Parameter(description = "The incarnation of the ring the client holds: another than the ring's "
+                    + "starts the stream with a snapshot", example = "5f0c3a9e1b7d2468")
+            @RequestHeader(name = INCARNATION, required = false) String incarnationHeader,
+            @Parameter(description = "The incarnation of the ring the client holds, when it cannot send "
+                    + "X-Ring-Incarnation (the header wins)", example = "5f0c3a9e1b7d2468")
+            @RequestParam(required = false) String incarnation,
             HttpServletResponse response) {
         // so that proxies pass events on as they come instead of buffering the answer
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
@@ -91,7 +103,7 @@ class WatchController {
             public void close() {
                 emitter.complete();
             }
-        }, lastEventId != null ? lastEventId : after);
+        }, lastEventId != null ? lastEventId : after, incarnationHeader != null ? incarnationHeader : incarnation);
         emitter.onCompletion(stream.closer("the connection ended"));
         emitter.onTimeout(stream.closer("the connection timed out"));
         emitter.onError(e -> stream.close("the connection failed"));

@@ -120,11 +120,13 @@ class WatchHub implements RingListener, SmartLifecycle {
     }
 
     /**
-     * Opens a stream for a client that holds {@code lastEventId} (a version, or anything else).
+     * Opens a stream for a client that holds {@code lastEventId} (a version, or anything else) of the ring
+     * {@code incarnation} (or {@code null}: not said): another incarnation than the ring's, or anything that is
+     * not one, starts it with a snapshot.
      *
      * @throws ApiException 503 when {@code ringd.watch.max-streams} streams are open
      */
-    synchronized WatchStream open(WatchStream.Sink sink, String lastEventId) {
+    synchronized WatchStream open(WatchStream.Sink sink, String lastEventId, String incarnation) {
         if (streams.size() >= props.maxStreams()) {
             throw new ApiException(Problems.BUSY, "at most " + props.maxStreams()
                     + " streams may be open at once; try again later", null);
@@ -147,7 +149,8 @@ class WatchHub implements RingListener, SmartLifecycle {
         RingService service = ring.getObject();
         RingHistory history = service.history();
         RingState current = service.current();
-        Long after = RingHeaders.parseVersion(lastEventId);
+        Long after = incarnation == null || incarnation.equals(current.incarnation())
+                ? RingHeaders.parseVersion(lastEventId) : null; // another history: its versions mean nothing here
         List<HistoryDelta> backlog = after != null && after >= history.baseVersion() && after <= current.version()
                 ? history.after(after) : null;
         if (backlog != null && backlog.size() < props.maxQueued()) {
@@ -192,7 +195,8 @@ class WatchHub implements RingListener, SmartLifecycle {
 
     /** The data of a {@code change} event. */
     private String changeEvent(HistoryDelta d, RingService service) {
-        return json.writeValueAsString(ChangeEventJson.of(d.version(), WireTime.format(d.committedAt()),
+        return json.writeValueAsString(ChangeEventJson.of(d.version(), service.current().incarnation(),
+                WireTime.format(d.committedAt()),
                 d.fingerprint() != null ? d.fingerprint() : service.ringAt(d.version()).fingerprint(), d.changes(),
                 d.settings() == null ? null : d.settings().json()));
     }

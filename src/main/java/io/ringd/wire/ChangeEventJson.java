@@ -12,18 +12,26 @@ import io.ringd.ring.Change;
  * version - 1 into version. {@code settings} is left out when they stayed.
  *
  * @param version     the version this change made
+ * @param incarnation the ring's incarnation (docs/ring.md section 20); left out when not known
  * @param committedAt when it was committed ({@link WireTime}); {@code null} if not recorded
  * @param fingerprint the fingerprint of the ring it made
  * @param changes     the membership changes, ascending by id (empty for a settings change)
  * @param settings    the new settings, or {@code null} when they stayed
  */
-public record ChangeEventJson(Long version, String committedAt, String fingerprint, List<ChangeJson> changes,
+public record ChangeEventJson(Long version, @JsonInclude(JsonInclude.Include.NON_NULL) String incarnation,
+        String committedAt, String fingerprint, List<ChangeJson> changes,
         @JsonInclude(JsonInclude.Include.NON_NULL) SettingsJson settings) {
 
     /** The event of a version: its changes sorted by id. */
     public static ChangeEventJson of(long version, String committedAt, String fingerprint, List<Change> changes,
             SettingsJson settings) {
-        return new ChangeEventJson(version, committedAt, fingerprint,
+        return of(version, null, committedAt, fingerprint, changes, settings);
+    }
+
+    /** The event of a version of the ring {@code incarnation} (or null): its changes sorted by id. */
+    public static ChangeEventJson of(long version, String incarnation, String committedAt, String fingerprint,
+            List<Change> changes, SettingsJson settings) {
+        return new ChangeEventJson(version, incarnation, committedAt, fingerprint,
                 changes.stream().sorted(Comparator.comparing(Change::id)).map(ChangeJson::of).toList(), settings);
     }
 }

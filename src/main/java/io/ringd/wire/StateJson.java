@@ -6,16 +6,19 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
- * A state file ({@code "format": 1}): the current version, settings and
- * members, and the kept history.
+ * A state file ({@code "format": 1}): the current version, the ring's
+ * incarnation, settings and members, and the kept history.
  *
- * @param format   the format, 1
- * @param version  the current version
+ * @param format      the format, 1
+ * @param version     the current version
+ * @param incarnation the ring's incarnation, 16 lowercase hex digits; absent in a state written before
+ *                    incarnations were kept
  * @param settings the current settings
  * @param nodes    the current members, ascending by id
  * @param history  the kept versions
  */
-public record StateJson(Integer format, Long version, SettingsJson settings, List<NodeJson> nodes,
+public record StateJson(Integer format, Long version,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String incarnation, SettingsJson settings, List<NodeJson> nodes,
         StateJson.History history) {
 
     /**

@@ -38,7 +38,8 @@ class AdminAuthApiTest extends RealServerTest {
                         .body("{\"changes\":[{\"op\":\"put\",\"id\":\"auth-y\",\"weight\":1}]}").post("/membership"),
                 () -> base.get().contentType("application/json").body("{\"hash\":\"md5\"}").put("/settings"),
                 () -> base.get().contentType("application/json").body("{\"load\":1}").put("/nodes/auth-x/load"),
-                () -> base.get().delete("/nodes/auth-x/load"));
+                () -> base.get().delete("/nodes/auth-x/load"),
+                () -> base.get().post("/store/reseed"));
     }
 
     @Test

@@ -449,6 +449,23 @@ class RingClientTest {
         }
     }
 
+    @Test
+    void aChangeOfAnotherIncarnation_isNeverApplied_andStreamsNameTheIncarnationHeld() throws Exception {
+        StubRingServer stub = closing(StubRingServer.start());
+        stub.incarnation("aaaaaaaaaaaaaaaa");
+        stub.putMany("a", 3);
+        RingClient c = client(stub);
+        assertThat(c.awaitVersion(1, WAIT)).isTrue();
+        eventually("a stream naming the incarnation held", () -> stub.incarnationHeaders.contains("aaaaaaaaaaaaaaaa"));
+        // the server's ring is made anew: its next change is of another history, though it would apply cleanly
+        stub.incarnation("bbbbbbbbbbbbbbbb");
+        stub.put("b-x", 1, null);
+        eventually("the other history's ring, fetched whole", () -> c.version() == 2 && c.reloads() == 1);
+        assertAnswersLike(c.ring(), stub.current());
+        eventually("a stream naming the new incarnation", () -> stub.incarnationHeaders.contains("bbbbbbbbbbbbbbbb"));
+        assertThat(stub.incarnationHeaders.get(0)).isEqualTo("aaaaaaaaaaaaaaaa");
+    }
+
     // ------------------------------------------------------------ life cycle and metrics
 
     @Test

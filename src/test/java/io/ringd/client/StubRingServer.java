@@ -71,6 +71,8 @@ final class StubRingServer implements AutoCloseable {
     /** What clients sent: Last-Event-ID of each stream request, If-None-Match of each GET /ring ("" if none). */
     final List<String> lastEventIds = new CopyOnWriteArrayList<>();
     final List<String> ifNoneMatches = new CopyOnWriteArrayList<>();
+    /** X-Ring-Incarnation of each stream request ("" if none). */
+    final List<String> incarnationHeaders = new CopyOnWriteArrayList<>();
     final AtomicInteger ringRequests = new AtomicInteger();
     final AtomicInteger eventRequests = new AtomicInteger();
     /** Streams that were answered 200 and joined the live set (what a broadcast from now on reaches). */
@@ -78,6 +80,8 @@ final class StubRingServer implements AutoCloseable {
 
     private volatile Duration keepAlive = Duration.ofMillis(200);
     private volatile boolean refuseStreams;
+    /** The incarnation sent with every answer and event from now on (null: none, as an older server). */
+    private volatile String incarnation;
     private volatile UnaryOperator<String> ringBody = UnaryOperator.identity();
     private UnaryOperator<String> nextEvent; // guarded by this
     private boolean skipNextEvent; // guarded by this
@@ -143,8 +147,8 @@ final class StubRingServer implements AutoCloseable {
         // The server's way: members from the batch, then a build at version + 1 with the settings.
         next = HashRing.of(s.toConfig(), cur.version() + 1, next.nodes());
         Instant at = now();
-        ChangeEventJson data = ChangeEventJson.of(next.version(), WireTime.format(at), next.fingerprint(), changes,
-                settings);
+        ChangeEventJson data = ChangeEventJson.of(next.version(), incarnation, WireTime.format(at), next.fingerprint(),
+                changes, settings);
         Version v = new Version(next, s, at, JSON.writeValueAsString(data));
         history.add(v);
         if (skipNextEvent) {
@@ -175,6 +179,11 @@ final class StubRingServer implements AutoCloseable {
             changes.add(Change.put(new Node(prefix + i, 1 + i % 3, "z" + i % 3)));
         }
         return commit(changes, null);
+    }
+
+    /** The incarnation of the stub's ring from now on: what a server says of a ring made anew. */
+    void incarnation(String incarnation) {
+        this.incarnation = incarnation;
     }
 
     // ------------------------------------------------------------ misbehaving
@@ -255,13 +264,15 @@ final class StubRingServer implements AutoCloseable {
             ex.sendResponseHeaders(304, -1);
             return;
         }
-        send(ex, 200, "application/json", ringBody.apply(snapshotJson(v)));
+        send(ex, 200, "application/json", ringBody.apply(snapshot(v)));
     }
 
     private void events(HttpExchange ex) throws IOException {
         eventRequests.incrementAndGet();
         String last = ex.getRequestHeaders().getFirst("Last-Event-ID");
         lastEventIds.add(last == null ? "" : last);
+        String held = ex.getRequestHeaders().getFirst("X-Ring-Incarnation");
+        incarnationHeaders.add(held == null ? "" : held);
         if (refuseStreams) {
             send(ex, 503, "application/problem+json", "{\"status\":503}");
             return;
@@ -271,14 +282,15 @@ final class StubRingServer implements AutoCloseable {
             Version cur = current();
             long after = parse(last);
             long base = history.get(0).version();
-            if (after >= base && after <= cur.version()) {
+            String mine = incarnation;
+            if (after >= base && after <= cur.version() && (held == null || mine == null || held.equals(mine))) {
                 for (Version v : history) {
                     if (v.version() > after) {
                         queue.add(changeText(v.version(), v.changeEvent()));
                     }
                 }
             } else {
-                queue.add("event: snapshot\nid: " + cur.version() + "\ndata: " + snapshotJson(cur) + "\n\n");
+                queue.add("event: snapshot\nid: " + cur.version() + "\ndata: " + snapshot(cur) + "\n\n");
             }
             streams.add(queue);
             streamsOpened.incrementAndGet();
@@ -319,6 +331,10 @@ final class StubRingServer implements AutoCloseable {
 
     private static String changeText(long version, String data) {
         return "event: change\nid: " + version + "\ndata: " + data + "\n\n";
+    }
+
+    private String snapshot(Version v) {
+        return JSON.writeValueAsString(RingJson.of(v.ring(), incarnation, v.settings(), v.committedAt()));
     }
 
     static String snapshotJson(Version v) {

@@ -35,9 +35,10 @@ class MembershipApiTest extends RealServerTest {
         long v = putAll("b:2:eu-1a", "a:1", "c:0.5:eu-1b");
         JsonNode ring = getJson("/ring");
 
-        // the change stream's contract adds committedAt to GET /ring
-        assertThat(ring.propertyNames()).containsExactlyInAnyOrder("version", "fingerprint", "settings", "nodes",
-                "committedAt");
+        // the change stream's contract adds committedAt and the ring's incarnation to GET /ring
+        assertThat(ring.propertyNames()).containsExactlyInAnyOrder("version", "incarnation", "fingerprint", "settings",
+                "nodes", "committedAt");
+        assertThat(ring.get("incarnation").asString()).matches("[0-9a-f]{16}");
         assertThat(ring.get("committedAt").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
         assertThat(java.time.Instant.parse(ring.get("committedAt").asString()))
                 .isBetween(java.time.Instant.now().minusSeconds(60), java.time.Instant.now());

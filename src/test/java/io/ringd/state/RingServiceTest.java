@@ -121,6 +121,102 @@ class RingServiceTest {
     }
 
     @Test
+    void aNewRing_drawsAnIncarnation_keptAcrossWritesAndRestarts() {
+        MemoryRingStore store = new MemoryRingStore();
+        RingService first = service(store, 101);
+        String incarnation = first.current().incarnation();
+        assertThat(incarnation).matches("[0-9a-f]{16}");
+        first.put(Node.of("a", 1), null);
+        assertThat(first.current().incarnation()).isEqualTo(incarnation);
+        assertThat(store.load().orElseThrow().incarnation()).isEqualTo(incarnation);
+        assertThat(service(store, 101).current().incarnation()).isEqualTo(incarnation);
+        assertThat(service(new MemoryRingStore(), 101).current().incarnation()).isNotEqualTo(incarnation);
+    }
+
+    @Test
+    void aStateStoredBeforeIncarnations_takesOneWhenFirstLoaded_andItIsWrittenBackOnce() {
+        MemoryRingStore store = new MemoryRingStore();
+        service(store, 101).put(Node.of("a", 1), null);
+        PersistedState old = store.load().orElseThrow().withIncarnation(null);
+        store.save(old);
+        List<PersistedState> saved = new ArrayList<>();
+        RingStore counting = new RingStore() {
+            @Override
+            public Optional<PersistedState> load() {
+                return store.load();
+            }
+
+            @Override
+            public void save(PersistedState state) {
+                saved.add(state);
+                store.save(state);
+            }
+
+            @Override
+            public String describe() {
+                return "counting";
+            }
+        };
+        RingService migrated = service(counting, 101);
+        String incarnation = migrated.current().incarnation();
+        assertThat(incarnation).matches("[0-9a-f]{16}");
+        assertThat(saved).hasSize(1);
+        assertThat(saved.get(0)).isEqualTo(old.withIncarnation(incarnation));
+        assertThat(service(counting, 101).current().incarnation()).isEqualTo(incarnation);
+        assertThat(saved).as("written back once, not at every load").hasSize(1);
+    }
+
+    @Test
+    void aMigrationTheStoreCannotTakeNow_isServedAnyway_andStoredByTheNextWrite() {
+        MemoryRingStore store = new MemoryRingStore();
+        service(store, 101).put(Node.of("a", 1), null);
+        store.save(store.load().orElseThrow().withIncarnation(null));
+        AtomicBoolean full = new AtomicBoolean(true);
+        RingStore flaky = new RingStore() {
+            @Override
+            public Optional<PersistedState> load() {
+                return store.load();
+            }
+
+            @Override
+            public void save(PersistedState state) {
+                if (full.get()) {
+                    throw new StoreUnavailableException("disk full");
+                }
+                store.save(state);
+            }
+
+            @Override
+            public String describe() {
+                return "flaky";
+            }
+        };
+        RingService service = service(flaky, 101);
+        String incarnation = service.current().incarnation();
+        assertThat(incarnation).matches("[0-9a-f]{16}");
+        assertThat(store.load().orElseThrow().incarnation()).isNull();
+        full.set(false);
+        service.put(Node.of("b", 1), null);
+        assertThat(store.load().orElseThrow().incarnation()).isEqualTo(incarnation);
+    }
+
+    @Test
+    void aStateOfAnotherIncarnation_isNeverFollowed() {
+        MemoryRingStore store = new MemoryRingStore();
+        RingService service = service(store, 101);
+        service.put(Node.of("a", 1), null);
+        RingState before = service.current();
+        MemoryRingStore otherStore = new MemoryRingStore();
+        RingService otherService = service(otherStore, 101);
+        for (int i = 0; i < 3; i++) {
+            otherService.put(Node.of("y" + i, 1), null);
+        }
+        service.follow(otherStore.load().orElseThrow()); // version 3 of another history
+        assertThat(service.current()).isEqualTo(before);
+        assertThat(service.current().nodes()).containsExactly(Node.of("a", 1));
+    }
+
+    @Test
     void storeFailure_isRefused_andNothingChanges() {
         AtomicBoolean fail = new AtomicBoolean();
         MemoryRingStore inner = new MemoryRingStore();

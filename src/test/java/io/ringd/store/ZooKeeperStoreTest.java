@@ -97,6 +97,8 @@ class ZooKeeperStoreTest {
                 "--ringd.zookeeper.path=/ringd-test",
                 "--ringd.zookeeper.session-timeout=10s",
                 "--ringd.zookeeper.connect-timeout=3s",
+                // a fresh ensemble: no instance can be coming back to it, so the first need not wait for one
+                "--ringd.zookeeper.new-ring-wait=1s",
                 "--ringd.admin.token=" + TOKEN,
                 "--ringd.watch.keep-alive=1s",
                 "--management.endpoint.health.show-details=always",

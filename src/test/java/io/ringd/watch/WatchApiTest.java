@@ -87,7 +87,9 @@ class WatchApiTest extends RealServerTest {
         batch("[{\"op\":\"put\",\"id\":\"w-z\",\"weight\":1},{\"op\":\"remove\",\"id\":\"w-b\"},"
                 + "{\"op\":\"put\",\"id\":\"w-0\",\"weight\":2.5,\"zone\":\"z9\"}]").then().statusCode(200);
         JsonNode change = json(s.nextEvent(WAIT).data());
-        assertThat(change.propertyNames()).containsExactly("version", "committedAt", "fingerprint", "changes");
+        assertThat(change.propertyNames()).containsExactly("version", "incarnation", "committedAt", "fingerprint",
+                "changes");
+        assertThat(change.get("incarnation").asString()).isEqualTo(getJson("/ring").get("incarnation").asString());
         assertThat(change.get("version").asLong()).isEqualTo(version());
         assertThat(change.get("fingerprint").asString()).isEqualTo(fingerprint());
         assertThat(change.get("committedAt").asString()).isEqualTo(getJson("/ring").get("committedAt").asString());

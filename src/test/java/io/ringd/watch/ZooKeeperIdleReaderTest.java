@@ -33,6 +33,13 @@ import io.ringd.RingdApplication;
 class ZooKeeperIdleReaderTest {
 
     static final String TOKEN = "zookeeper-idle-reader-token-0123456789";
+    /**
+     * Nodes a write puts or removes: 6 KB events. Each write through the
+     * ZooKeeper store reads and stores the whole state, kept history
+     * included, so the 20 KB events of the file store's test would make
+     * every write cost megabytes of JSON.
+     */
+    static final int NODES = 30;
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     static TestingServer zookeeper;
@@ -46,6 +53,7 @@ class ZooKeeperIdleReaderTest {
                     "--spring.main.banner-mode=off", "--ringd.store=zookeeper",
                     "--ringd.zookeeper.connect=" + zookeeper.getConnectString(),
                     "--ringd.zookeeper.path=/ringd-idle-reader", "--ringd.zookeeper.connect-timeout=3s",
+                    "--ringd.zookeeper.new-ring-wait=1s",
                     "--ringd.admin.token=" + TOKEN, "--logging.level.io.ringd=WARN",
                     "--logging.level.org.apache.zookeeper=ERROR", "--logging.level.org.apache.curator=ERROR"));
         }
@@ -74,8 +82,8 @@ class ZooKeeperIdleReaderTest {
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"vnodesPerWeight\":1}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(settings.statusCode()).as(settings.body()).isEqualTo(200);
-        TimedWrites.run(i -> base(i % 2), TOKEN, 100, "z-q"); // warming up
-        List<Long> without = TimedWrites.run(i -> base(i % 2), TOKEN, 300, "z-q");
+        TimedWrites.run(i -> base(i % 2), TOKEN, 100, "z-q", NODES); // warming up
+        List<Long> without = TimedWrites.run(i -> base(i % 2), TOKEN, 300, "z-q", NODES);
         List<Long> with;
         try (Socket idle = new Socket()) {
             idle.setReceiveBufferSize(4096);
@@ -83,9 +91,9 @@ class ZooKeeperIdleReaderTest {
             idle.getOutputStream().write(("GET /ring/events HTTP/1.1\r\nHost: localhost\r\n"
                     + "Accept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             idle.getOutputStream().flush();
-            // ~20 KB a change event: a few hundred fill the socket's buffers of instance 0, then its queue
+            // ~6 KB a change event: a few hundred fill the socket's buffers of instance 0, then its queue
             // passes max-queued and the stream is closed; writes through both instances go on meanwhile
-            with = TimedWrites.run(i -> base(i % 2), TOKEN, 1_500, "z-i");
+            with = TimedWrites.run(i -> base(i % 2), TOKEN, 1_500, "z-i", NODES);
             try (EventStream fresh = EventStream.open(base(0).resolve("/ring/events"))) {
                 assertThat(fresh.status).isEqualTo(200);
                 EventStream.Event snapshot = fresh.nextEvent(Duration.ofSeconds(10));

@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
  * deep nesting, huge and tiny numbers, NaN and Infinity, duplicate and
  * unknown fields, wrong types, control characters, invalid UTF-8 and
  * percent-encoding, oversized bodies, keys and batches, odd
- * {@code Last-Event-ID}, {@code If-Match} and {@code X-Ring-Version} values.
+ * {@code Last-Event-ID}, {@code If-Match}, {@code X-Ring-Version} and {@code X-Ring-Incarnation} values.
  *
  * <p>Every answer is a 4xx problem detail (or, for input valid by chance, a
  * 2xx or 304), never a 5xx, never a Java name or stack trace; and a refused
@@ -244,6 +244,10 @@ class FuzzApiTest extends RealServerTest {
         if (random.nextInt(5) == 0) {
             s.headers.put("X-Ring-Version", pick(List.of("-1", "0", "1", "99999999999999999999999", "abc", "1.5",
                     "999999999999999999")));
+        }
+        if (random.nextInt(6) == 0) {
+            s.headers.put("X-Ring-Incarnation", pick(List.of("0123456789abcdef", "0123456789ABCDEF", "zz",
+                    "0123456789abcdef0", "-1", "\u00e9", "0123456789abcde ")));
         }
         if (random.nextInt(8) == 0) {
             s.headers.put("Accept", pick(List.of("text/html", "application/yaml", "application/xml", "*/*",

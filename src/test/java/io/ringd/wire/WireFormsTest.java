@@ -60,6 +60,30 @@ class WireFormsTest {
     }
 
     @Test
+    void aStateFile_keepsTheIncarnationAfterTheVersion_andOneWithoutStillReads() {
+        RingHistory history = RingHistory.startingAt(0, RingSettings.defaults(), List.of());
+        PersistedState state = new PersistedState(0, RingSettings.defaults(), List.of(), history, "0123456789abcdef");
+        String json = new String(new StateCodec().encode(state), StandardCharsets.UTF_8);
+        assertThat(json).startsWith("{\"format\":1,\"version\":0,\"incarnation\":\"0123456789abcdef\",\"settings\":");
+        assertThat(new StateCodec().decode(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(state);
+        String without = json.replace("\"incarnation\":\"0123456789abcdef\",", "");
+        assertThat(new StateCodec().decode(without.getBytes(StandardCharsets.UTF_8)).incarnation()).isNull();
+        assertThatThrownBy(() -> new StateCodec().decode(json.replace("0123456789abcdef", "0123456789ABCDEF")
+                .getBytes(StandardCharsets.UTF_8))).hasMessageContaining("incarnation must be 16 lowercase hex");
+    }
+
+    @Test
+    void theRingDocumentAndAChangeEvent_carryTheIncarnationAfterTheVersion() {
+        HashRing ring = HashRing.of(RingConfig.defaults(), 7, List.of(Node.of("a", 1)));
+        assertThat(WireJson.lenient().writeValueAsString(RingJson.of(ring, "0123456789abcdef",
+                RingSettings.defaults().json(), null))).startsWith("{\"version\":7,\"incarnation\":\"0123456789abcdef\","
+                        + "\"fingerprint\":\"" + ring.fingerprint() + "\",");
+        assertThat(WireJson.lenient().writeValueAsString(ChangeEventJson.of(5, "0123456789abcdef", null, FP,
+                List.of(Change.remove("b")), null))).isEqualTo("{\"version\":5,\"incarnation\":\"0123456789abcdef\","
+                        + "\"committedAt\":null,\"fingerprint\":\"" + FP + "\",\"changes\":[{\"op\":\"remove\",\"id\":\"b\"}]}");
+    }
+
+    @Test
     void theRingDocument_isWrittenAsGetRingAnswersIt() {
         HashRing ring = HashRing.of(RingConfig.defaults(), 7, List.of(Node.of("a", 1), new Node("b", 2.5, "z1")));
         String json = WireJson.lenient().writeValueAsString(RingJson.of(ring, RingSettings.defaults().json(),

@@ -29,6 +29,8 @@ public enum Problems {
     HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headers-too-large", "Request headers too large"),
     NO_NODES(HttpStatus.SERVICE_UNAVAILABLE, "no-nodes", "The ring has no nodes"),
     STORE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Store unavailable"),
+    STORE_LOST(HttpStatus.SERVICE_UNAVAILABLE, "store-lost", "The store lost this ring"),
+    RESEED_REFUSED(HttpStatus.CONFLICT, "reseed-refused", "The store holds a ring"),
     BUSY(HttpStatus.SERVICE_UNAVAILABLE, "busy", "At capacity"),
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable"),
     NOT_IMPLEMENTED(HttpStatus.NOT_IMPLEMENTED, "not-implemented", "Not implemented"),

@@ -9,6 +9,7 @@ import org.springframework.http.ProblemDetail;
 
 import io.ringd.ring.RingException;
 import io.ringd.state.InvalidInputException;
+import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
 
@@ -36,6 +37,7 @@ final class Refusals {
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
+            new Refusal<>(StoreLostException.class, (e, field) -> Problems.STORE_LOST.detail(e.detail(), null)),
             new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)));
 
     private Refusals() {
@@ -66,6 +68,10 @@ final class Refusals {
             return Problems.STORE_UNAVAILABLE.detail("the store became unreachable while the change was being "
                     + "stored: it may or may not have been applied; read the ring (GET /ring) before trying again",
                     null);
+        }
+        if (e.detail() != null) {
+            log.warn("A write was refused: {}", e.getMessage());
+            return Problems.STORE_UNAVAILABLE.detail(e.detail(), null);
         }
         log.error("Store unavailable; the change was not applied", e);
         return Problems.STORE_UNAVAILABLE.detail("the change could not be made durable and was not applied", null);
