@@ -47,9 +47,11 @@ class LookupController {
     private final RingService ring;
     private final LookupEvents events;
     private final NodeLoads loads;
+    private final ExplainLabels labels;
 
     LookupController(RingService ring, ObjectProvider<LookupEvents> events, ObjectProvider<NodeLoads> loads) {
         this.ring = ring;
+        this.labels = new ExplainLabels(ring.reads());
         this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
         this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
     }
@@ -109,7 +111,7 @@ class LookupController {
         if (bound == null) {
             HashRing r = at(current, version);
             RouteAnswer a = routeKey(key, r);
-            return explain ? a.explained(Explain.of(r, a.hash())) : a;
+            return explain ? a.explained(Explain.of(r, a.hash(), labels)) : a;
         }
         double c = BoundedLoad.parseBound(bound);
         HashRing r = current.ring();
@@ -124,7 +126,7 @@ class LookupController {
         events.bounded(r.version(), choice.skipped());
         loads.routed(r.version(), choice.node());
         return new RouteAnswer(key, choice.node(), hash, r.version(), choice.skipped(),
-                explain ? Explain.of(r, hash) : null);
+                explain ? Explain.of(r, hash, labels) : null);
     }
 
     private RouteAnswer routeKey(String key, HashRing r) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -17,6 +18,8 @@ import org.slf4j.LoggerFactory;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.cache.Weigher;
+import com.google.common.util.concurrent.ExecutionError;
+import com.google.common.util.concurrent.UncheckedExecutionException;
 
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
@@ -58,9 +61,16 @@ public final class RingService {
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
-    /** Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU). */
+    /**
+     * Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU). A
+     * version is rebuilt once however many ask for it at once (the cache's loader), through
+     * {@link #reads}, so rebuilt rings take at most the cache's points plus a ring per permit.
+     */
     private final Cache<Long, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
             .maximumWeight(CACHED_POINTS).weigher(WEIGHT).build();
+    private final ExpensiveReads reads;
+    /** Counts the whole states installed: while it stays the same, a kept version stays the same ring. */
+    private volatile long generation;
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -77,7 +87,14 @@ public final class RingService {
     /** As above, with the clock that stamps each version's commit time. */
     public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
             List<RingListener> listeners, Clock clock) {
+        this(store, initialSettings, historyCapacity, listeners, clock, ExpensiveReads.unlimited());
+    }
+
+    /** As above, old versions rebuilt through {@code reads}. */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners, Clock clock, ExpensiveReads reads) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.reads = Objects.requireNonNull(reads, "reads");
         if (historyCapacity < 2) {
             throw new IllegalArgumentException("history must keep at least 2 versions: " + historyCapacity);
         }
@@ -143,6 +160,7 @@ public final class RingService {
         }
         RingState previous = loaded ? current.get() : null;
         history = ps.history();
+        generation++;
         snapshots.invalidateAll();
         current.set(state);
         loaded = true;
@@ -248,32 +266,77 @@ public final class RingService {
     }
 
     /**
+     * Counts the whole states this service installed (at start, and when a
+     * shared store hands it a state to reload): as long as it stays the same,
+     * each kept version is the same ring, so what is computed from versions
+     * can be cached under it. Read it before the rings it keys.
+     */
+    public long generation() {
+        return generation;
+    }
+
+    /** The gate of expensive reads, shared with the features that make them. */
+    public ExpensiveReads reads() {
+        return reads;
+    }
+
+    /**
      * The snapshot at {@code version}: the current one, or a kept one rebuilt
-     * from its membership (a few are cached).
+     * from its membership (a few are cached). A version is rebuilt once
+     * however many ask at once, through the gate of expensive reads.
      *
      * @throws InvalidInputException    (field {@code version}) if the version is negative
      * @throws VersionException.NotMade if the version was never made
      * @throws VersionException.Gone    if it is no longer kept
+     * @throws BusyException            if it must be rebuilt and too many expensive reads run already
      */
     public HashRing ringAt(long version) {
-        if (version < 0) {
-            throw new InvalidInputException("version", "version must be >= 0: " + version);
-        }
-        RingState now = current.get();
+        RingState now = checkKept(version);
         if (version == now.version()) {
             return now.ring();
-        }
-        if (version > now.version()) {
-            throw new VersionException.NotMade(version, now.version());
         }
         HashRing cached = snapshots.getIfPresent(version);
         if (cached != null) {
             return cached;
         }
-        RingHistory.Version v = history.at(version); // built outside the cache: Gone reaches the caller as it is
-        HashRing ring = HashRing.of(v.settings().toConfig(), version, v.nodes());
-        HashRing raced = snapshots.asMap().putIfAbsent(version, ring);
-        return raced != null ? raced : ring;
+        RingHistory kept = history;
+        try {
+            return snapshots.get(version, () -> reads.run("rebuild version " + version, () -> {
+                RingHistory.Version v = kept.at(version);
+                return HashRing.of(v.settings().toConfig(), version, v.nodes());
+            }));
+        } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r; // Gone, if the history moved past it meanwhile; Busy
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("rebuilding version " + version + " failed", e.getCause());
+        }
+    }
+
+    /**
+     * Checks that {@code version} can be answered for (the current one or a
+     * kept one) without building it, and answers the current state.
+     *
+     * @throws InvalidInputException    (field {@code version}) if the version is negative
+     * @throws VersionException.NotMade if the version was never made
+     * @throws VersionException.Gone    if it is no longer kept
+     */
+    public RingState checkKept(long version) {
+        if (version < 0) {
+            throw new InvalidInputException("version", "version must be >= 0: " + version);
+        }
+        RingState now = current.get();
+        if (version > now.version()) {
+            throw new VersionException.NotMade(version, now.version());
+        }
+        long oldest = history.baseVersion();
+        if (version < oldest) {
+            throw new VersionException.Gone(version, oldest);
+        }
+        return now;
     }
 
     /** The number of old snapshots cached now. */

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.ProblemDetail;
 
 import io.ringd.ring.RingException;
+import io.ringd.state.BusyException;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
@@ -36,7 +37,8 @@ final class Refusals {
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
-            new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)));
+            new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)),
+            new Refusal<>(BusyException.class, (e, field) -> Problems.BUSY.detail(e.getMessage(), null)));
 
     private Refusals() {
     }
