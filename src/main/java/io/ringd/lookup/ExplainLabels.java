@@ -1,17 +1,14 @@
 package io.ringd.lookup;
 
-import java.util.concurrent.ExecutionException;
-
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
-import com.google.common.util.concurrent.ExecutionError;
-import com.google.common.util.concurrent.UncheckedExecutionException;
 
 import io.ringd.ring.HashRing;
 import io.ringd.ring.KeyHash;
 import io.ringd.ring.RingConfig;
 import io.ringd.ring.RingPoints;
 import io.ringd.state.ExpensiveReads;
+import io.ringd.state.SingleFlight;
 
 /**
  * The vnode labels {@code ?explain=true} names. A node of few points has its
@@ -28,13 +25,12 @@ final class ExplainLabels implements RingPoints.Labeller {
     /** Labels cached in all, at eight bytes each: 32 MB, one node of the largest ring. */
     static final long CACHED_LABELS = HashRing.MAX_POINTS;
 
-    private final ExpensiveReads reads;
-    private final Cache<Key, RingPoints.VnodeLabels> cache = CacheBuilder.newBuilder()
-            .maximumWeight(CACHED_LABELS).weigher((Key k, RingPoints.VnodeLabels l) -> Math.max(1, l.size()))
-            .build();
+    private final SingleFlight<Key, RingPoints.VnodeLabels> cache;
 
     ExplainLabels(ExpensiveReads reads) {
-        this.reads = reads;
+        Cache<Key, RingPoints.VnodeLabels> done = CacheBuilder.newBuilder().maximumWeight(CACHED_LABELS)
+                .weigher((Key k, RingPoints.VnodeLabels l) -> Math.max(1, l.size())).build();
+        this.cache = new SingleFlight<>(done, reads);
     }
 
     /** What a node's labels depend on. */
@@ -48,18 +44,8 @@ final class ExplainLabels implements RingPoints.Labeller {
             return RingPoints.label(ring, node, point);
         }
         Key key = new Key(ring.config().hash(), ring.config().algorithm(), node, count);
-        try {
-            return cache.get(key, () -> reads.run("label the points of node " + node,
-                    () -> RingPoints.VnodeLabels.of(ring, node))).label(point);
-        } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException("labelling the points of " + node + " failed", e.getCause());
-        }
+        return cache.get(key, "label the points of node " + node, () -> RingPoints.VnodeLabels.of(ring, node))
+                .label(point);
     }
 
     /** The nodes whose labels are cached now. */

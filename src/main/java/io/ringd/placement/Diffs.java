@@ -1,14 +1,11 @@
 package io.ringd.placement;
 
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 
 import org.springframework.stereotype.Component;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
-import com.google.common.util.concurrent.ExecutionError;
-import com.google.common.util.concurrent.UncheckedExecutionException;
 
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
@@ -16,6 +13,7 @@ import io.ringd.ring.Node;
 import io.ringd.ring.RingDiff;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
+import io.ringd.state.SingleFlight;
 import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Fields;
 import io.ringd.web.problem.Problems;
@@ -33,9 +31,9 @@ class Diffs {
      * request may ask for (KEPT), and each answer takes the first maxFlows and
      * maxRanges of it: one computation serves every limit. The cache's key is
      * the service's generation (kept versions stay the same rings while it
-     * does), the two versions and the node; Guava's loader makes concurrent
-     * misses of one key wait for one computation, which alone takes a permit
-     * (a rebuild of an old version takes one of its own, before). The cache
+     * does), the two versions and the node; SingleFlight makes concurrent
+     * misses of one key wait (briefly) for one computation, which alone takes
+     * a permit (a rebuild of an old version takes one of its own, before). The cache
      * is weighed in rows, flows plus ranges kept: CACHED_ROWS of them is
      * about 40 MB, at least ten of the largest diffs.
      */
@@ -45,11 +43,13 @@ class Diffs {
     static final long CACHED_ROWS = 1_000_000;
 
     private final RingService ring;
-    private final Cache<Key, RingDiff> cache = CacheBuilder.newBuilder().maximumWeight(CACHED_ROWS)
-            .weigher((Key k, RingDiff d) -> d.flows().size() + d.keptRangeCount() + 1).build();
+    private final SingleFlight<Key, RingDiff> cache;
 
     Diffs(RingService ring) {
         this.ring = ring;
+        Cache<Key, RingDiff> done = CacheBuilder.newBuilder().maximumWeight(CACHED_ROWS)
+                .weigher((Key k, RingDiff d) -> d.flows().size() + d.keptRangeCount() + 1).build();
+        this.cache = new SingleFlight<>(done, ring.reads());
     }
 
     private record Key(long generation, long from, long to, String node) {
@@ -67,23 +67,16 @@ class Diffs {
         if (to != null) {
             Fields.named("to", () -> ring.checkKept(to));
         }
-        try {
-            return cache.get(new Key(generation, from, toVersion, node), () -> {
-                HashRing a = Fields.named("from", () -> ring.ringAt(from));
-                HashRing b = to == null ? current.ring() : Fields.named("to", () -> ring.ringAt(to));
-                checkMember(node, a, b, "neither version " + from + " nor version " + toVersion);
-                return ring.reads().run("compute the diff from " + from + " to " + toVersion,
-                        () -> HashRing.diff(a, b, KEPT, KEPT, node));
-            });
-        } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException("the diff from " + from + " to " + toVersion + " failed", e.getCause());
+        Key key = new Key(generation, from, toVersion, node);
+        RingDiff cached = cache.cached(key);
+        if (cached != null) {
+            return cached;
         }
+        HashRing a = Fields.named("from", () -> ring.ringAt(from));
+        HashRing b = to == null ? current.ring() : Fields.named("to", () -> ring.ringAt(to));
+        checkMember(node, a, b, "neither version " + from + " nor version " + toVersion);
+        return cache.get(key, "compute the diff from " + from + " to " + toVersion,
+                () -> HashRing.diff(a, b, KEPT, KEPT, node));
     }
 
     /** What {@code changes} would move from the current ring, never cached: a dry run, through the gate. */

@@ -67,6 +67,11 @@ public final class ExpensiveReads {
         }
     }
 
+    /** How long one waits for a permit, or for another's computation of the same result. */
+    public long waitNanos() {
+        return waitNanos;
+    }
+
     /** How many may run at once. */
     public int permits() {
         return size;

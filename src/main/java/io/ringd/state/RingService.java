@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -18,8 +17,6 @@ import org.slf4j.LoggerFactory;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.cache.Weigher;
-import com.google.common.util.concurrent.ExecutionError;
-import com.google.common.util.concurrent.UncheckedExecutionException;
 
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
@@ -64,10 +61,12 @@ public final class RingService {
     /**
      * Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU). A
      * version is rebuilt once however many ask for it at once (the cache's loader), through
-     * {@link #reads}, so rebuilt rings take at most the cache's points plus a ring per permit.
+     * {@link #reads} ({@link SingleFlight}), so rebuilt rings take at most the cache's points plus a
+     * ring per permit.
      */
     private final Cache<Long, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
             .maximumWeight(CACHED_POINTS).weigher(WEIGHT).build();
+    private final SingleFlight<Long, HashRing> rebuilds;
     private final ExpensiveReads reads;
     /** Counts the whole states installed: while it stays the same, a kept version stays the same ring. */
     private volatile long generation;
@@ -95,6 +94,7 @@ public final class RingService {
             List<RingListener> listeners, Clock clock, ExpensiveReads reads) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.reads = Objects.requireNonNull(reads, "reads");
+        this.rebuilds = new SingleFlight<>(snapshots, reads);
         if (historyCapacity < 2) {
             throw new IllegalArgumentException("history must keep at least 2 versions: " + historyCapacity);
         }
@@ -300,20 +300,10 @@ public final class RingService {
             return cached;
         }
         RingHistory kept = history;
-        try {
-            return snapshots.get(version, () -> reads.run("rebuild version " + version, () -> {
-                RingHistory.Version v = kept.at(version);
-                return HashRing.of(v.settings().toConfig(), version, v.nodes());
-            }));
-        } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r; // Gone, if the history moved past it meanwhile; Busy
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException("rebuilding version " + version + " failed", e.getCause());
-        }
+        return rebuilds.get(version, "rebuild version " + version, () -> {
+            RingHistory.Version v = kept.at(version); // Gone, if the history moved past it meanwhile
+            return HashRing.of(v.settings().toConfig(), version, v.nodes());
+        });
     }
 
     /**
