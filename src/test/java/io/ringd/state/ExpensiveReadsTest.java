@@ -56,6 +56,18 @@ class ExpensiveReadsTest {
     }
 
     @Test
+    void theDefaultPermits_areHalfTheProcessors_andNoMoreThanTheHeapHolds() {
+        long gib = 1L << 30;
+        assertThat(ReadLimitsProperties.defaultPermits(2, gib)).isEqualTo(1);
+        assertThat(ReadLimitsProperties.defaultPermits(1, gib)).isEqualTo(1);
+        assertThat(ReadLimitsProperties.defaultPermits(8, gib)).isEqualTo(2);
+        assertThat(ReadLimitsProperties.defaultPermits(8, gib / 2)).isEqualTo(1);
+        assertThat(ReadLimitsProperties.defaultPermits(8, 64L << 20)).isEqualTo(1);
+        assertThat(ReadLimitsProperties.defaultPermits(16, 8 * gib)).isEqualTo(8);
+        assertThat(new ReadLimitsProperties(3, Duration.ZERO).permits()).isEqualTo(3);
+    }
+
+    @Test
     void aPermitIsGivenBack_whenTheWorkFails() {
         ExpensiveReads reads = new ExpensiveReads(1, Duration.ZERO);
         assertThatThrownBy(() -> reads.run("fail", () -> {
