@@ -73,7 +73,8 @@ class Diffs {
             return cached;
         }
         HashRing a = Fields.named("from", () -> ring.ringAt(from));
-        HashRing b = to == null ? current.ring() : Fields.named("to", () -> ring.ringAt(to));
+        // the current ring, unless the ring moved on since the request read it: then as a kept version
+        HashRing b = Fields.named("to", () -> ring.ringAt(toVersion));
         checkMember(node, a, b, "neither version " + from + " nor version " + toVersion);
         return cache.get(key, "compute the diff from " + from + " to " + toVersion,
                 () -> HashRing.diff(a, b, KEPT, KEPT, node));

@@ -44,7 +44,7 @@ public final class RingService {
      * {@code CACHED_POINTS} holds at most {@code CACHED_SNAPSHOTS} of them
      * and at most {@code CACHED_POINTS} points (and always the largest ring).
      */
-    private static final Weigher<Long, HashRing> WEIGHT = (version, ring) ->
+    private static final Weigher<Kept, HashRing> WEIGHT = (version, ring) ->
             (int) Math.max(ring.vnodeCount(), CACHED_POINTS / CACHED_SNAPSHOTS);
 
     /** Attempts of one write against concurrent writers through other instances. */
@@ -59,17 +59,21 @@ public final class RingService {
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
     /**
-     * Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU). A
-     * version is rebuilt once however many ask for it at once (the cache's loader), through
-     * {@link #reads} ({@link SingleFlight}), so rebuilt rings take at most the cache's points plus a
-     * ring per permit.
+     * Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU), by
+     * generation and version (a rebuild that ends after a reload is never taken for the reloaded
+     * history's). A version is rebuilt once however many ask for it at once, through {@link #reads}
+     * ({@link SingleFlight}), so rebuilt rings take at most the cache's points plus a ring per permit.
      */
-    private final Cache<Long, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
+    private final Cache<Kept, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
             .maximumWeight(CACHED_POINTS).weigher(WEIGHT).build();
-    private final SingleFlight<Long, HashRing> rebuilds;
+    private final SingleFlight<Kept, HashRing> rebuilds;
     private final ExpensiveReads reads;
     /** Counts the whole states installed: while it stays the same, a kept version stays the same ring. */
     private volatile long generation;
+
+    /** A kept version of one generation. */
+    private record Kept(long generation, long version) {
+    }
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -160,9 +164,9 @@ public final class RingService {
         }
         RingState previous = loaded ? current.get() : null;
         history = ps.history();
-        generation++;
         snapshots.invalidateAll();
         current.set(state);
+        generation++; // after the state it counts: whoever reads the new count reads the new state
         loaded = true;
         log.info("Serving ring version {} ({} nodes, {} versions kept) from {}", state.version(),
                 ps.nodes().size(), ps.history().size(), store.describe());
@@ -269,7 +273,8 @@ public final class RingService {
      * Counts the whole states this service installed (at start, and when a
      * shared store hands it a state to reload): as long as it stays the same,
      * each kept version is the same ring, so what is computed from versions
-     * can be cached under it. Read it before the rings it keys.
+     * can be cached under it. Read it before the rings it keys: a reload
+     * installs its state first, then counts it.
      */
     public long generation() {
         return generation;
@@ -295,12 +300,13 @@ public final class RingService {
         if (version == now.version()) {
             return now.ring();
         }
-        HashRing cached = snapshots.getIfPresent(version);
+        Kept key = new Kept(generation, version);
+        HashRing cached = snapshots.getIfPresent(key);
         if (cached != null) {
             return cached;
         }
         RingHistory kept = history;
-        return rebuilds.get(version, "rebuild version " + version, () -> {
+        return rebuilds.get(key, "rebuild version " + version, () -> {
             RingHistory.Version v = kept.at(version); // Gone, if the history moved past it meanwhile
             return HashRing.of(v.settings().toConfig(), version, v.nodes());
         });
