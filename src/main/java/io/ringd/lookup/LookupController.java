@@ -62,7 +62,7 @@ class LookupController {
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_ROUTE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     RouteAnswer route(@Parameter(description = LookupDocs.KEY, example = "user%2F42") @PathVariable String key,
             @Parameter(description = LookupDocs.VERSION, example = "7")
             @RequestParam(required = false) Long version,
@@ -81,7 +81,7 @@ class LookupController {
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_ROUTE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     RouteAnswer routeQuery(@Parameter(description = LookupDocs.KEY_FORM, example = "user/42")
             @RequestParam String key,
             @Parameter(description = LookupDocs.VERSION, example = "7")
@@ -172,7 +172,7 @@ class LookupController {
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_PREFERENCE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     PreferenceAnswer preference(@Parameter(description = LookupDocs.KEY, example = "user%3A42")
             @PathVariable String key,
             @Parameter(description = LookupDocs.N, example = "3")
@@ -190,7 +190,7 @@ class LookupController {
     @ApiResponse(responseCode = "400", description = LookupDocs.BAD_PREFERENCE)
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     PreferenceAnswer preferenceQuery(@Parameter(description = LookupDocs.KEY_FORM, example = "user:42")
             @RequestParam String key,
             @Parameter(description = LookupDocs.N, example = "3")
