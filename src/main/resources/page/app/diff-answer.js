@@ -6,7 +6,7 @@ import { para, strong } from './dom.js';
 
 const FLOWS_SHOWN = 20;
 
-function flowsTable(flows, caption) {
+function flowsTable(flows, total, caption) {
   const t = document.createElement('table');
   t.className = 'flows';
   const cap = document.createElement('caption');
@@ -27,11 +27,12 @@ function flowsTable(flows, caption) {
     r.insertCell().textContent = number(f.count);
     r.insertCell().textContent = percent(f.count);
   }
-  if (flows.length > FLOWS_SHOWN) {
+  const shown = Math.min(flows.length, FLOWS_SHOWN);
+  if (total > shown) {
     const r = body.insertRow();
     const c = r.insertCell();
     c.colSpan = 4;
-    c.textContent = `and ${flows.length - FLOWS_SHOWN} smaller flows`;
+    c.textContent = `and ${number(total - shown)} smaller flows`;
   }
   return t;
 }
@@ -42,7 +43,7 @@ export function diffParts(d, heading) {
   parts.push(`Moves ${percent(d.movedCount)} of the hash space (${number(d.movedCount)} hash values)`
     + (d.rangeCount > 0 ? ` in ${number(d.rangeCount)} ranges${d.rangesTruncated ? `, the first ${number(d.ranges.length)} highlighted` : ', highlighted on the ring'}.` : '.'));
   if (d.flows.length) {
-    parts.push(flowsTable(d.flows, 'Flows'));
+    parts.push(flowsTable(d.flows, d.flowCount ?? d.flows.length, 'Flows'));
   }
   return parts;
 }

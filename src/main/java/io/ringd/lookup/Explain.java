@@ -34,13 +34,13 @@ record Explain(@Schema(description = "ring or maglev", example = "ring") String 
         @Schema(description = "Maglev: the entry's last hash value", example = "4294903019") Long last,
         @Schema(description = "How many hash values the arc or entry holds", example = "10000000") long count) {
 
-    static Explain of(HashRing r, long hash) {
+    static Explain of(HashRing r, long hash, RingPoints.Labeller labels) {
         if (r.isTable()) {
             RingPoints.TableEntry e = RingPoints.entryOf(r, hash);
             return new Explain("maglev", e.node(), null, null, null, null, null, null, e.entry(),
                     e.tableSize(), e.first(), e.last(), e.count());
         }
-        RingPoints.PointOwner o = RingPoints.ownerOf(r, hash);
+        RingPoints.PointOwner o = RingPoints.ownerOf(r, hash, labels);
         return new Explain("ring", o.node(), o.index(), o.point(), o.vnode(), o.start(), o.end(),
                 o.start() > o.end(), null, null, null, null, o.count());
     }

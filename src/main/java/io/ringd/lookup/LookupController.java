@@ -48,9 +48,11 @@ class LookupController {
     private final RingService ring;
     private final LookupEvents events;
     private final NodeLoads loads;
+    private final ExplainLabels labels;
 
     LookupController(RingService ring, ObjectProvider<LookupEvents> events, ObjectProvider<NodeLoads> loads) {
         this.ring = ring;
+        this.labels = new ExplainLabels(ring.reads());
         this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
         this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
     }
@@ -62,7 +64,7 @@ class LookupController {
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     RouteAnswer route(@Parameter(description = LookupDocs.KEY, example = "user%2F42") @PathVariable String key,
             @Parameter(description = LookupDocs.VERSION, example = "7")
             @RequestParam(required = false) Long version,
@@ -82,7 +84,7 @@ class LookupController {
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     RouteAnswer routeQuery(@Parameter(description = LookupDocs.KEY_FORM, example = "user/42")
             @RequestParam String key,
             @Parameter(description = LookupDocs.VERSION, example = "7")
@@ -120,7 +122,7 @@ class LookupController {
         if (bound == null) {
             HashRing r = at(current, version);
             RouteAnswer a = routeKey(key, r);
-            return explain ? a.explained(Explain.of(r, a.hash())) : a;
+            return explain ? a.explained(Explain.of(r, a.hash(), labels)) : a;
         }
         double c = BoundedLoad.parseBound(bound);
         HashRing r = current.ring();
@@ -135,7 +137,7 @@ class LookupController {
         events.bounded(r.version(), choice.skipped());
         loads.routed(r.version(), choice.node());
         return new RouteAnswer(key, choice.node(), hash, r.version(), choice.skipped(),
-                explain ? Explain.of(r, hash) : null);
+                explain ? Explain.of(r, hash, labels) : null);
     }
 
     private RouteAnswer routeKey(String key, HashRing r) {
@@ -182,7 +184,7 @@ class LookupController {
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     PreferenceAnswer preference(@Parameter(description = LookupDocs.KEY, example = "user%3A42")
             @PathVariable String key,
             @Parameter(description = LookupDocs.N, example = "3")
@@ -201,7 +203,7 @@ class LookupController {
     @ApiResponse(responseCode = "404", description = LookupDocs.NOT_MADE)
     @ApiResponse(responseCode = "409", description = LookupDocs.EMPTY_VERSION)
     @ApiResponse(responseCode = "410", description = LookupDocs.GONE)
-    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
+    @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES_OR_BUSY)
     PreferenceAnswer preferenceQuery(@Parameter(description = LookupDocs.KEY_FORM, example = "user:42")
             @RequestParam String key,
             @Parameter(description = LookupDocs.N, example = "3")

@@ -57,6 +57,8 @@ final class LookupDocs {
     static final String GONE = "Version no longer kept";
     static final String EMPTY_VERSION = "The version asked for had no nodes";
     static final String NO_NODES = "The ring has no nodes";
+    static final String NO_NODES_OR_BUSY = "The ring has no nodes (no-nodes); or busy, with Retry-After: an old "
+            + "version to rebuild, or a heavy node's labels to hash for explain, while too many expensive reads run";
 
     private LookupDocs() {
     }

@@ -8,15 +8,13 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.ringd.ring.HashRing;
+import io.ringd.ring.Change;
 import io.ringd.ring.Ownership;
 import io.ringd.ring.RingDiff;
 import io.ringd.state.ChangeBatch;
-import io.ringd.state.RingService;
 import io.ringd.state.RingState;
 import io.ringd.web.ApiDocs;
 import io.ringd.web.problem.ApiException;
-import io.ringd.web.problem.Fields;
 import io.ringd.web.RingApi;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -33,12 +31,14 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class PlacementController {
 
     static final int DEFAULT_MAX_RANGES = 1000;
-    static final int MAX_RANGES = 100_000;
+    static final int MAX_RANGES = Diffs.KEPT;
+    static final int DEFAULT_MAX_FLOWS = 1000;
+    static final int MAX_FLOWS = Diffs.KEPT;
 
-    private final RingService ring;
+    private final Diffs diffs;
 
-    PlacementController(RingService ring) {
-        this.ring = ring;
+    PlacementController(Diffs diffs) {
+        this.diffs = diffs;
     }
 
     record NodeShare(String id, double weight, @Schema(nullable = true, description = "null: no zone") String zone,
@@ -59,8 +59,16 @@ class PlacementController {
     }
 
     record DiffAnswer(long from, @Schema(nullable = true, description = "null for a dry run (POST /diff)") Long to,
-            long movedCount, double movedShare, List<FlowView> flows, int rangeCount, List<RangeView> ranges,
-            boolean rangesTruncated) {
+            @Schema(description = "Hash values whose owner changes (with node: to or from it)") long movedCount,
+            double movedShare,
+            @Schema(description = "How many flows there are in all (with node: to or from it)") int flowCount,
+            @Schema(description = "The first maxFlows flows, by count descending, then from, then to")
+            List<FlowView> flows,
+            @Schema(description = "flowCount > maxFlows") boolean flowsTruncated,
+            @Schema(description = "How many moved ranges there are in all (with node: to or from it); 0 when "
+                    + "a Maglev table is involved") int rangeCount,
+            @Schema(description = "The first maxRanges moved ranges, by start") List<RangeView> ranges,
+            @Schema(description = "rangeCount > maxRanges") boolean rangesTruncated) {
     }
 
     @GetMapping("/ownership")
@@ -77,23 +85,30 @@ class PlacementController {
 
     @GetMapping("/diff")
     @Operation(summary = "What moved between two versions", description = "Exact moved count and share, the "
-            + "from->to flows (by count descending), and the moved ranges (inclusive, sorted, never wrapping), "
-            + "at most maxRanges of them.")
+            + "first maxFlows from->to flows (by count descending) of flowCount, and the first maxRanges moved "
+            + "ranges (inclusive, sorted, never wrapping) of rangeCount; with node, only those from or to it. "
+            + "Each diff is computed once and cached.")
     @ApiResponse(responseCode = "200", description = "The diff")
     @ApiResponse(responseCode = "400", description = "Bad parameter")
-    @ApiResponse(responseCode = "404", description = "A version never made")
+    @ApiResponse(responseCode = "404", description = "A version never made, or a node of neither version")
     @ApiResponse(responseCode = "410", description = "A version no longer kept")
+    @ApiResponse(responseCode = "503", description = BUSY)
     DiffAnswer diff(@Parameter(description = "The version diffed from", example = "6") @RequestParam long from,
             @Parameter(description = "The version diffed to; the current one when absent", example = "7")
             @RequestParam(required = false) Long to,
             @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
             @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges,
+            @Parameter(description = "The most flows listed, 0 to 100000", example = "1000")
+            @RequestParam(defaultValue = "" + DEFAULT_MAX_FLOWS) int maxFlows,
+            @Parameter(description = NODE, example = "cache-4") @RequestParam(required = false) String node,
             @Parameter(hidden = true) RingState current) {
-        checkMaxRanges(maxRanges);
-        HashRing a = Fields.named("from", () -> ring.ringAt(from));
-        HashRing b = to == null ? current.ring() : Fields.named("to", () -> ring.ringAt(to));
-        return answer(HashRing.diff(a, b, maxRanges), a.version(), b.version(), maxRanges);
+        checkLimits(maxRanges, maxFlows);
+        RingDiff d = diffs.between(from, to, node, current);
+        return answer(d, d.fromVersion(), d.toVersion(), maxRanges, maxFlows);
     }
+
+    private static final String NODE = "Only the flows and ranges from or to this node (a member of either side)";
+    private static final String BUSY = "Too many expensive reads at once (busy): try again after Retry-After";
 
     @PostMapping(path = "/diff", consumes = ApiDocs.JSON)
     @Operation(summary = "What a batch of changes would move", description = "A dry run of a /membership body "
@@ -103,30 +118,37 @@ class PlacementController {
                             + "{\"op\":\"put\",\"id\":\"cache-4\",\"weight\":1}]}"))))
     @ApiResponse(responseCode = "200", description = "The diff")
     @ApiResponse(responseCode = "400", description = "Bad change or parameter")
-    @ApiResponse(responseCode = "404", description = "A removal names no member")
+    @ApiResponse(responseCode = "404", description = "A removal names no member, or a node of neither side")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
+    @ApiResponse(responseCode = "503", description = BUSY)
     DiffAnswer preview(@RequestBody ChangeBatch body,
             @Parameter(description = "The most ranges listed, 0 to 100000", example = "1000")
             @RequestParam(defaultValue = "" + DEFAULT_MAX_RANGES) int maxRanges,
+            @Parameter(description = "The most flows listed, 0 to 100000", example = "1000")
+            @RequestParam(defaultValue = "" + DEFAULT_MAX_FLOWS) int maxFlows,
+            @Parameter(description = NODE, example = "cache-4") @RequestParam(required = false) String node,
             @Parameter(hidden = true) RingState current) {
-        checkMaxRanges(maxRanges);
-        HashRing a = current.ring();
-        HashRing b = a.apply(body.toChanges());
-        return answer(HashRing.diff(a, b, maxRanges), a.version(), null, maxRanges);
+        checkLimits(maxRanges, maxFlows);
+        List<Change> changes = body.toChanges();
+        RingDiff d = diffs.dryRun(changes, node, maxRanges, maxFlows, current);
+        return answer(d, d.fromVersion(), null, maxRanges, maxFlows);
     }
 
-    private static void checkMaxRanges(int maxRanges) {
+    private static void checkLimits(int maxRanges, int maxFlows) {
         if (maxRanges < 0 || maxRanges > MAX_RANGES) {
             throw ApiException.badRequest("maxRanges must be in [0, 100000]: " + maxRanges, "maxRanges");
         }
+        if (maxFlows < 0 || maxFlows > MAX_FLOWS) {
+            throw ApiException.badRequest("maxFlows must be in [0, 100000]: " + maxFlows, "maxFlows");
+        }
     }
 
-    private static DiffAnswer answer(RingDiff d, long from, Long to, int maxRanges) {
-        List<FlowView> flows = d.flows().stream()
+    private static DiffAnswer answer(RingDiff d, long from, Long to, int maxRanges, int maxFlows) {
+        List<FlowView> flows = d.flows().subList(0, Math.min(maxFlows, d.flows().size())).stream()
                 .map(f -> new FlowView(f.from(), f.to(), f.count(), f.share())).toList();
         List<RangeView> ranges = d.ranges(maxRanges).stream()
                 .map(r -> new RangeView(r.start(), r.end(), r.from(), r.to())).toList();
-        return new DiffAnswer(from, to, d.movedCount(), d.movedShare(), flows, d.rangeCount(), ranges,
-                d.rangeCount() > maxRanges);
+        return new DiffAnswer(from, to, d.movedCount(), d.movedShare(), d.flowCount(), flows,
+                d.flowCount() > maxFlows, d.rangeCount(), ranges, d.rangeCount() > maxRanges);
     }
 }

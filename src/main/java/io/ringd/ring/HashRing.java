@@ -367,7 +367,7 @@ public final class HashRing implements Placement {
     }
 
     /** The index of member {@code id}, or -1: ids are ascending, as the members are. */
-    private int memberIndex(String id) {
+    int memberIndex(String id) {
         int m = Arrays.binarySearch(ids, id);
         return m >= 0 ? m : -1;
     }
@@ -392,7 +392,7 @@ public final class HashRing implements Placement {
      * ranges are not listed ({@link RingDiff#rangesListed()}).
      */
     public static RingDiff diff(HashRing from, HashRing to) {
-        return RingDiff.between(from, to, Integer.MAX_VALUE);
+        return RingDiff.between(from, to, Integer.MAX_VALUE, Integer.MAX_VALUE, null);
     }
 
     /**
@@ -401,7 +401,21 @@ public final class HashRing implements Placement {
      * count, moved count and flows are still exact.
      */
     public static RingDiff diff(HashRing from, HashRing to, int keepRanges) {
-        return RingDiff.between(from, to, keepRanges);
+        return RingDiff.between(from, to, keepRanges, Integer.MAX_VALUE, null);
+    }
+
+    /**
+     * {@link #diff(HashRing, HashRing)} keeping only the first {@code keepRanges}
+     * moved ranges and the first {@code keepFlows} flows (in the flow order),
+     * and, when {@code node} is not {@code null}, only the flows and ranges
+     * from or to that node (the moved count counting only those). Memory
+     * stays bounded by what is kept whatever moves; the counts are exact. A
+     * node that is a member of neither ring has no flows.
+     *
+     * @throws IllegalArgumentException for a negative limit or a node that is no valid id
+     */
+    public static RingDiff diff(HashRing from, HashRing to, int keepRanges, int keepFlows, String node) {
+        return RingDiff.between(from, to, keepRanges, keepFlows, node);
     }
 
     /**

@@ -2,10 +2,7 @@ package io.ringd.ring;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -15,8 +12,9 @@ import java.util.Objects;
  * <p>Ranges are inclusive {@code [start, end]}, sorted by start, never
  * wrapping (an arc across 0 is two ranges), and adjacent ranges with the same
  * old and new owner are merged. From or to an empty ring, the owner on the
- * empty side is {@code null}. A diff keeps every range, or only the first few
- * asked for (the count, the moved count and the flows are always whole).
+ * empty side is {@code null}. A diff keeps every range and flow, or only the
+ * first few of each asked for (the counts are always whole), and may be
+ * limited to the flows and ranges from or to one node.
  *
  * <p>When either side is a Maglev table the moved count and the flows are
  * just as exact, but no ranges are listed: the values of one entry are
@@ -34,12 +32,31 @@ public final class RingDiff {
      * so a diff is linear in the sizes of the two rings. When a Maglev table
      * is involved, TableDiff counts the flows (its design note says how) and
      * rangesListed is false.
+     *
+     * Memory stays bounded by what is kept, not by what moves. Owners are
+     * member indices (+1, 0 standing for no node), so a flow is a pair of
+     * 14-bit numbers (MAX_NODES < 2^14) and a count of at most 2^32 (33
+     * bits). Between two rings one pair can be met on many segments: the
+     * segments' (pair << 33 | count) longs are gathered in one array that is
+     * sorted and summed in place whenever it fills (FlowSums), so it holds
+     * about the distinct pairs, never a map of strings. TableDiff hands each
+     * pair over once, already summed, so those flows stream straight into the
+     * selection. The selection (Flows) counts every flow and keeps the first
+     * keepFlows of the order in a bounded max-heap of longs whose ascending
+     * order is the flow order: (2^33-1 - count) << 28 | from << 14 | to (ids
+     * are ascending with the member index, and null is 0, so first).
+     *
+     * With a node, only the segments from or to it count (moved count,
+     * ranges, flows): its flows are summed in two arrays indexed by the
+     * other owner, so no pairs are gathered at all.
      */
 
     private final long fromVersion;
     private final long toVersion;
+    private final String node;
     private final long movedCount;
     private final int rangeCount;
+    private final int flowCount;
     private final List<Flow> flows;
     private final long[] starts;
     private final long[] ends;
@@ -47,12 +64,15 @@ public final class RingDiff {
     private final String[] rangeTo;
     private final boolean rangesListed;
 
-    private RingDiff(long fromVersion, long toVersion, long movedCount, int rangeCount, List<Flow> flows,
-            long[] starts, long[] ends, String[] rangeFrom, String[] rangeTo, boolean rangesListed) {
+    private RingDiff(long fromVersion, long toVersion, String node, long movedCount, int rangeCount,
+            int flowCount, List<Flow> flows, long[] starts, long[] ends, String[] rangeFrom, String[] rangeTo,
+            boolean rangesListed) {
         this.fromVersion = fromVersion;
         this.toVersion = toVersion;
+        this.node = node;
         this.movedCount = movedCount;
         this.rangeCount = rangeCount;
+        this.flowCount = flowCount;
         this.flows = flows;
         this.starts = starts;
         this.ends = ends;
@@ -77,28 +97,59 @@ public final class RingDiff {
         }
     }
 
-    static RingDiff between(HashRing a, HashRing b, int keepRanges) {
+    static RingDiff between(HashRing a, HashRing b, int keepRanges, int keepFlows, String node) {
         Objects.requireNonNull(a, "from");
         Objects.requireNonNull(b, "to");
         if (keepRanges < 0) {
             throw new IllegalArgumentException("keepRanges must be >= 0: " + keepRanges);
         }
-        if (a.isTable() || b.isTable()) {
-            return betweenTables(a, b, TableDiff.Method.CHEAPER);
+        if (keepFlows < 0) {
+            throw new IllegalArgumentException("keepFlows must be >= 0: " + keepFlows);
         }
-        Walk w = new Walk(a, b, keepRanges);
+        if (node != null) {
+            Node.checkId(node);
+        }
+        if (a.isTable() || b.isTable()) {
+            return betweenTables(a, b, TableDiff.Method.CHEAPER, keepFlows, node);
+        }
+        Walk w = new Walk(a, b, keepRanges, keepFlows, node);
         w.run();
         int n = w.size;
-        return new RingDiff(a.version(), b.version(), w.moved, w.count, sorted(w.flows),
-                Arrays.copyOf(w.starts, n), Arrays.copyOf(w.ends, n),
+        return new RingDiff(a.version(), b.version(), node, w.moved, w.count, w.flows.count(),
+                w.flows.kept(a.ids, b.ids), Arrays.copyOf(w.starts, n), Arrays.copyOf(w.ends, n),
                 Arrays.copyOf(w.from, n), Arrays.copyOf(w.to, n), true);
     }
 
-    /** Counts and flows only, when a Maglev table is involved; {@code method} is for tests. */
+    /** Every flow and no ranges; {@code method} is for tests. */
     static RingDiff betweenTables(HashRing a, HashRing b, TableDiff.Method method) {
+        return betweenTables(a, b, method, Integer.MAX_VALUE, null);
+    }
+
+    /** Counts and flows only, when a Maglev table is involved; {@code method} is for tests. */
+    static RingDiff betweenTables(HashRing a, HashRing b, TableDiff.Method method, int keepFlows, String node) {
+        int[] same = sameMembers(a, b);
+        int onlyFrom = node == null ? -1 : a.memberIndex(node);
+        int onlyTo = node == null ? -1 : b.memberIndex(node);
+        Flows flows = new Flows(keepFlows);
+        long[] moved = new long[1];
+        TableDiff.flows(a, b, (x, y, count) -> {
+            if (x >= 0 && y >= 0 && same[x] == y) {
+                return; // stays
+            }
+            if (node != null && !(onlyFrom >= 0 && x == onlyFrom) && !(onlyTo >= 0 && y == onlyTo)) {
+                return; // neither from nor to the node
+            }
+            moved[0] += count;
+            flows.add(x + 1, y + 1, count); // TableDiff hands each pair over once
+        }, method);
+        return new RingDiff(a.version(), b.version(), node, moved[0], 0, flows.count(), flows.kept(a.ids, b.ids),
+                new long[0], new long[0], new String[0], new String[0], false);
+    }
+
+    /** same[x]: the index in b of a's member x, -1 if b lacks it. */
+    private static int[] sameMembers(HashRing a, HashRing b) {
         Node[] from = a.members;
         Node[] to = b.members;
-        // same[x]: the index in b of a's member x, -1 if b lacks it
         int[] same = new int[from.length];
         for (int x = 0, y = 0; x < from.length; x++) {
             while (y < to.length && to[y].id().compareTo(from[x].id()) < 0) {
@@ -106,65 +157,149 @@ public final class RingDiff {
             }
             same[x] = y < to.length && to[y].id().equals(from[x].id()) ? y : -1;
         }
-        // counts by (x + 1, y + 1), index 0 standing for "no node": a matrix while small, else a map
-        int width = to.length + 1;
-        long cells = (long) (from.length + 1) * width;
-        long[] matrix = cells <= (1 << 22) ? new long[(int) cells] : null;
-        Map<Long, long[]> sparse = matrix == null ? new HashMap<>() : null;
-        long[] moved = new long[1];
-        TableDiff.flows(a, b, (x, y, count) -> {
-            if (x >= 0 && y >= 0 && same[x] == y) {
-                return; // stays
+        return same;
+    }
+
+    /** Flows between owners numbered from 1 (0: no node), of counts 1 .. 2^32. */
+    private static final int OWNER_BITS = 14;
+    private static final long OWNER_MASK = (1L << OWNER_BITS) - 1;
+    private static final long COUNT_MASK = (1L << 33) - 1;
+
+    static {
+        if (HashRing.MAX_NODES >= OWNER_MASK) {
+            throw new AssertionError("owner numbers need more than " + OWNER_BITS + " bits");
+        }
+    }
+
+    /**
+     * Every flow counted, the first {@code keep} of the flow order kept: a
+     * max-heap of sort keys (ascending key = flow order), so that a flow
+     * past the kept ones costs one comparison.
+     */
+    static final class Flows {
+        private final int keep;
+        private long[] heap = new long[16];
+        private int size;
+        private int count;
+
+        Flows(int keep) {
+            this.keep = keep;
+        }
+
+        /** One flow, of {@code count > 0} values; each pair at most once. */
+        void add(int from, int to, long count) {
+            this.count++;
+            long key = ((COUNT_MASK - count) << (2 * OWNER_BITS)) | ((long) from << OWNER_BITS) | to;
+            if (size < keep) {
+                if (size == heap.length) {
+                    heap = Arrays.copyOf(heap, (int) Math.min((long) size * 2, keep));
+                }
+                int i = size++;
+                while (i > 0) { // sift up
+                    int parent = (i - 1) >>> 1;
+                    if (heap[parent] >= key) {
+                        break;
+                    }
+                    heap[i] = heap[parent];
+                    i = parent;
+                }
+                heap[i] = key;
+            } else if (size > 0 && key < heap[0]) {
+                int i = 0; // replace the largest, sift down
+                while (true) {
+                    int child = 2 * i + 1;
+                    if (child >= size) {
+                        break;
+                    }
+                    if (child + 1 < size && heap[child + 1] > heap[child]) {
+                        child++;
+                    }
+                    if (heap[child] <= key) {
+                        break;
+                    }
+                    heap[i] = heap[child];
+                    i = child;
+                }
+                heap[i] = key;
             }
-            moved[0] += count;
-            long cell = (long) (x + 1) * width + (y + 1);
-            if (matrix != null) {
-                matrix[(int) cell] += count;
-            } else {
-                sparse.computeIfAbsent(cell, k -> new long[1])[0] += count;
+        }
+
+        int count() {
+            return count;
+        }
+
+        /** The kept flows in the flow order, owners named from the two rings' ids. */
+        List<Flow> kept(String[] fromIds, String[] toIds) {
+            long[] keys = Arrays.copyOf(heap, size);
+            Arrays.sort(keys);
+            List<Flow> out = new ArrayList<>(size);
+            for (long key : keys) {
+                int from = (int) ((key >>> OWNER_BITS) & OWNER_MASK);
+                int to = (int) (key & OWNER_MASK);
+                out.add(new Flow(from == 0 ? null : fromIds[from - 1], to == 0 ? null : toIds[to - 1],
+                        COUNT_MASK - (key >>> (2 * OWNER_BITS))));
             }
-        }, method);
-        List<Flow> flows = new ArrayList<>();
-        if (matrix != null) {
-            for (int cell = 0; cell < matrix.length; cell++) {
-                if (matrix[cell] != 0) {
-                    flows.add(flow(from, to, cell, width, matrix[cell]));
+            return List.copyOf(out);
+        }
+    }
+
+    /**
+     * Flows met many times each (one per segment), summed: (pair << 33 |
+     * count) longs, sorted and summed in place when the array fills, grown
+     * only when summing leaves it more than half full.
+     */
+    static final class FlowSums {
+        private long[] sums = new long[1024];
+        private int size;
+
+        void add(int from, int to, long count) {
+            if (size == sums.length) {
+                compact();
+                if (size > sums.length / 2) {
+                    sums = Arrays.copyOf(sums, sums.length * 2);
                 }
             }
-        } else {
-            sparse.forEach((cell, count) -> flows.add(flow(from, to, cell, width, count[0])));
+            sums[size++] = ((((long) from << OWNER_BITS) | to) << 33) | count;
         }
-        flows.sort(FLOW_ORDER);
-        return new RingDiff(a.version(), b.version(), moved[0], 0, List.copyOf(flows), new long[0], new long[0],
-                new String[0], new String[0], false);
-    }
 
-    private static Flow flow(Node[] from, Node[] to, long cell, int width, long count) {
-        int x = (int) (cell / width) - 1;
-        int y = (int) (cell % width) - 1;
-        return new Flow(x < 0 ? null : from[x].id(), y < 0 ? null : to[y].id(), count);
-    }
-
-    private static final Comparator<String> IDS = Comparator.nullsFirst(Comparator.naturalOrder());
-    /** By count descending, then from, then to (ids byte-wise, null first). */
-    private static final Comparator<Flow> FLOW_ORDER = Comparator.comparingLong(Flow::count).reversed()
-            .thenComparing(Flow::from, IDS)
-            .thenComparing(Flow::to, IDS);
-
-    private static List<Flow> sorted(Map<List<String>, long[]> counts) {
-        List<Flow> flows = new ArrayList<>(counts.size());
-        for (Map.Entry<List<String>, long[]> e : counts.entrySet()) {
-            flows.add(new Flow(e.getKey().get(0), e.getKey().get(1), e.getValue()[0]));
+        private void compact() {
+            Arrays.sort(sums, 0, size);
+            int out = -1;
+            for (int i = 0; i < size; i++) {
+                long pair = sums[i] >>> 33;
+                if (out >= 0 && sums[out] >>> 33 == pair) {
+                    sums[out] += sums[i] & COUNT_MASK; // a pair's sum is at most 2^32: no carry into the pair
+                } else {
+                    sums[++out] = sums[i];
+                }
+            }
+            size = out + 1;
         }
-        flows.sort(FLOW_ORDER);
-        return List.copyOf(flows);
+
+        /** Hands every summed flow to {@code flows}. */
+        void drainTo(Flows flows) {
+            compact();
+            for (int i = 0; i < size; i++) {
+                long pair = sums[i] >>> 33;
+                flows.add((int) (pair >>> OWNER_BITS), (int) (pair & OWNER_MASK), sums[i] & COUNT_MASK);
+            }
+            sums = null;
+        }
     }
 
     private static final class Walk {
         final HashRing a;
         final HashRing b;
-        final Map<List<String>, long[]> flows = new HashMap<>();
+        final int[] same;
         final int keep;
+        /** With a node: its owner number in a and in b (-1: not a member), and its flows by the other owner. */
+        final boolean onlyNode;
+        final int nodeFrom;
+        final int nodeTo;
+        final long[] fromNode;
+        final long[] toNode;
+        final FlowSums sums;
+        final Flows flows;
         long moved;
         long[] starts = new long[16];
         long[] ends = new long[16];
@@ -177,13 +312,31 @@ public final class RingDiff {
         boolean open;
         long openStart;
         long openEnd;
-        String openFrom;
-        String openTo;
+        int openFrom;
+        int openTo;
 
-        Walk(HashRing a, HashRing b, int keep) {
+        Walk(HashRing a, HashRing b, int keep, int keepFlows, String node) {
             this.a = a;
             this.b = b;
+            this.same = sameMembers(a, b);
             this.keep = keep;
+            this.flows = new Flows(keepFlows);
+            this.onlyNode = node != null;
+            if (onlyNode) {
+                int x = a.memberIndex(node);
+                int y = b.memberIndex(node);
+                nodeFrom = x < 0 ? -1 : x + 1;
+                nodeTo = y < 0 ? -1 : y + 1;
+                fromNode = new long[b.members.length + 1];
+                toNode = new long[a.members.length + 1];
+                sums = null;
+            } else {
+                nodeFrom = -1;
+                nodeTo = -1;
+                fromNode = null;
+                toNode = null;
+                sums = new FlowSums();
+            }
         }
 
         void run() {
@@ -192,8 +345,8 @@ public final class RingDiff {
             if (pa.length == 0 && pb.length == 0) {
                 return;
             }
-            String firstA = ownerOrNull(a, 0);
-            String firstB = ownerOrNull(b, 0);
+            int firstA = pa.length == 0 ? 0 : a.owners[0] + 1;
+            int firstB = pb.length == 0 ? 0 : b.owners[0] + 1;
             int ia = 0;
             int ib = 0;
             long prev = -1; // end of the last segment visited
@@ -201,8 +354,8 @@ public final class RingDiff {
                 long ua = ia < pa.length ? unsigned(pa[ia]) : Long.MAX_VALUE;
                 long ub = ib < pb.length ? unsigned(pb[ib]) : Long.MAX_VALUE;
                 long u = Math.min(ua, ub);
-                String oa = ia < pa.length ? a.ownerAt(ia) : firstA;
-                String ob = ib < pb.length ? b.ownerAt(ib) : firstB;
+                int oa = ia < pa.length ? a.owners[ia] + 1 : firstA;
+                int ob = ib < pb.length ? b.owners[ib] + 1 : firstB;
                 segment(prev + 1, u, oa, ob);
                 prev = u;
                 if (ua == u) {
@@ -216,25 +369,45 @@ public final class RingDiff {
                 segment(prev + 1, HashRing.HASH_SPACE - 1, firstA, firstB);
             }
             close();
-        }
-
-        private static String ownerOrNull(HashRing r, int index) {
-            return r.isEmpty() ? null : r.ownerAt(index);
+            if (onlyNode) {
+                for (int y = 0; y < fromNode.length; y++) {
+                    if (fromNode[y] != 0) {
+                        flows.add(nodeFrom, y, fromNode[y]);
+                    }
+                }
+                for (int x = 0; x < toNode.length; x++) {
+                    if (toNode[x] != 0) {
+                        flows.add(x, nodeTo, toNode[x]);
+                    }
+                }
+            } else {
+                sums.drainTo(flows);
+            }
         }
 
         private static long unsigned(int biased) {
             return Integer.toUnsignedLong(biased ^ Integer.MIN_VALUE);
         }
 
-        private void segment(long start, long end, String oldOwner, String newOwner) {
-            if (Objects.equals(oldOwner, newOwner)) {
+        /** The values start .. end, owned by {@code oldOwner} in a and {@code newOwner} in b (numbered from 1). */
+        private void segment(long start, long end, int oldOwner, int newOwner) {
+            if (oldOwner != 0 && newOwner != 0 && same[oldOwner - 1] == newOwner - 1) {
                 return;
             }
-            long count = end - start + 1;
-            moved += count;
-            flows.computeIfAbsent(Arrays.asList(oldOwner, newOwner), k -> new long[1])[0] += count;
-            if (open && openEnd + 1 == start && Objects.equals(openFrom, oldOwner)
-                    && Objects.equals(openTo, newOwner)) {
+            long values = end - start + 1;
+            if (onlyNode) {
+                if (oldOwner == nodeFrom) {
+                    fromNode[newOwner] += values;
+                } else if (newOwner == nodeTo) {
+                    toNode[oldOwner] += values;
+                } else {
+                    return;
+                }
+            } else {
+                sums.add(oldOwner, newOwner, values);
+            }
+            moved += values;
+            if (open && openEnd + 1 == start && openFrom == oldOwner && openTo == newOwner) {
                 openEnd = end;
                 return;
             }
@@ -265,8 +438,8 @@ public final class RingDiff {
             }
             starts[size] = openStart;
             ends[size] = openEnd;
-            from[size] = openFrom;
-            to[size] = openTo;
+            from[size] = openFrom == 0 ? null : a.ids[openFrom - 1];
+            to[size] = openTo == 0 ? null : b.ids[openTo - 1];
             size++;
         }
     }
@@ -291,9 +464,25 @@ public final class RingDiff {
         return movedCount / (double) HashRing.HASH_SPACE;
     }
 
-    /** The flows, by count descending, then from, then to. */
+    /**
+     * The node this diff was limited to ({@code null}: every node): then its
+     * counts, flows and ranges are only those from or to it.
+     */
+    public String node() {
+        return node;
+    }
+
+    /**
+     * The kept flows, by count descending, then from, then to: every flow,
+     * or the first {@code keepFlows} asked for.
+     */
     public List<Flow> flows() {
         return flows;
+    }
+
+    /** The number of flows, whether kept or not. */
+    public int flowCount() {
+        return flowCount;
     }
 
     /** The number of merged moved ranges, whether kept or not; 0 when they are not listed. */
@@ -344,7 +533,7 @@ public final class RingDiff {
 
     @Override
     public String toString() {
-        return "RingDiff[v" + fromVersion + " -> v" + toVersion + ", " + movedCount + " moved, "
-                + rangeCount + " ranges]";
+        return "RingDiff[v" + fromVersion + " -> v" + toVersion + (node == null ? "" : " of " + node) + ", "
+                + movedCount + " moved, " + flowCount + " flows, " + rangeCount + " ranges]";
     }
 }

@@ -80,6 +80,28 @@ public final class RingPoints {
      * @throws IllegalArgumentException for a hash outside {@code 0 .. 2^32-1}
      */
     public static PointOwner ownerOf(HashRing ring, long hash) {
+        return ownerOf(ring, hash, RingPoints::label);
+    }
+
+    /**
+     * Names the vnode of a node's point: {@link #label(HashRing, String, long)}
+     * hashes the node's labels until one lands there; {@link VnodeLabels}
+     * finds it in labels hashed once.
+     */
+    @FunctionalInterface
+    public interface Labeller {
+        /** The label of {@code node}'s point {@code point} in {@code ring}. */
+        String label(HashRing ring, String node, long point);
+    }
+
+    /**
+     * {@link #ownerOf(HashRing, long)}, with the point's label from {@code labeller}.
+     *
+     * @throws RingException.NoNodes on an empty ring
+     * @throws UnsupportedOperationException for a Maglev table: see {@link #entryOf(HashRing, long)}
+     * @throws IllegalArgumentException for a hash outside {@code 0 .. 2^32-1}
+     */
+    public static PointOwner ownerOf(HashRing ring, long hash, Labeller labeller) {
         if (ring.isTable()) {
             throw new UnsupportedOperationException("a Maglev table has entries, not points: use entryOf");
         }
@@ -94,7 +116,7 @@ public final class RingPoints {
         long start = (previous + 1) & 0xFFFF_FFFFL;
         long count = n == 1 ? HashRing.HASH_SPACE : ((point - previous) & 0xFFFF_FFFFL);
         String node = ring.ownerAt(i);
-        return new PointOwner(i, point, node, label(ring, node, point), start, point, count);
+        return new PointOwner(i, point, node, labeller.label(ring, node, point), start, point, count);
     }
 
     /**
@@ -132,8 +154,15 @@ public final class RingPoints {
         return lo == ring.pointCount() ? 0 : lo;
     }
 
-    /** The label of {@code node}'s point at {@code point}: the first of its vnodes that hashes there. */
-    static String label(HashRing ring, String node, long point) {
+    /**
+     * The label of {@code node}'s point at {@code point}: the first of its
+     * vnodes that hashes there, found by hashing them in order (up to
+     * {@link #labelCount(HashRing, String)} of them).
+     *
+     * @throws java.util.NoSuchElementException if {@code node} is not a member
+     * @throws IllegalStateException if no vnode of {@code node} hashes to {@code point}
+     */
+    public static String label(HashRing ring, String node, long point) {
         Node member = ring.node(node).orElseThrow();
         RingConfig config = ring.config();
         int ketamaPoints = config.algorithm() == RingConfig.Algorithm.KETAMA ? ketamaPointCount(ring, member) : 0;
@@ -149,6 +178,81 @@ public final class RingPoints {
             throw new IllegalStateException("no vnode of " + node + " hashes to " + point);
         }
         return vnodeLabel(config, node, found[0]);
+    }
+
+    /** How many vnode labels {@code node} has in {@code ring}: what labelling one of its points may hash. */
+    public static long labelCount(HashRing ring, String node) {
+        Node member = ring.node(node).orElseThrow();
+        RingConfig config = ring.config();
+        return config.algorithm() == RingConfig.Algorithm.KETAMA ? ketamaPointCount(ring, member)
+                : member.pointCount(config.vnodesPerWeight());
+    }
+
+    /**
+     * The vnode labels of one node, hashed once and sorted by hash, so that a
+     * point's label is a binary search away: for a node of many points, where
+     * hashing its labels for every point explained would cost milliseconds
+     * or seconds. Eight bytes per vnode.
+     */
+    public static final class VnodeLabels {
+        private final RingConfig config;
+        private final String node;
+        /** (biased hash << 32 | vnode index), ascending: a hash's smallest index first. */
+        private final long[] sorted;
+
+        private VnodeLabels(RingConfig config, String node, long[] sorted) {
+            this.config = config;
+            this.node = node;
+            this.sorted = sorted;
+        }
+
+        /** The labels of {@code node} in {@code ring}: hashes all {@link #labelCount} of them. */
+        public static VnodeLabels of(HashRing ring, String node) {
+            Node member = ring.node(node).orElseThrow();
+            RingConfig config = ring.config();
+            long count = labelCount(ring, node);
+            long[] sorted = new long[Math.toIntExact(count)];
+            int[] n = {0};
+            forEachVnode(config, member, (int) Math.min(count, Integer.MAX_VALUE), (hash, i) -> {
+                sorted[n[0]++] = ((hash ^ 0x8000_0000L) << 32) | i;
+                return true;
+            });
+            java.util.Arrays.sort(sorted);
+            return new VnodeLabels(config, node, sorted);
+        }
+
+        /** How many labels these are. */
+        public int size() {
+            return sorted.length;
+        }
+
+        /**
+         * The label of the node's point at {@code point}: its smallest vnode that hashes there.
+         *
+         * @throws IllegalStateException if none does
+         */
+        public String label(long point) {
+            long key = (point ^ 0x8000_0000L) << 32;
+            int lo = 0;
+            int hi = sorted.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (sorted[mid] < key) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if (lo == sorted.length || (sorted[lo] >>> 32) != (key >>> 32)) {
+                throw new IllegalStateException("no vnode of " + node + " hashes to " + point);
+            }
+            return vnodeLabel(config, node, sorted[lo] & 0xFFFF_FFFFL);
+        }
+
+        @Override
+        public String toString() {
+            return "VnodeLabels[" + node + ", " + sorted.length + " labels]";
+        }
     }
 
     /** Sees one vnode: its hash and its index; answers whether to go on. */

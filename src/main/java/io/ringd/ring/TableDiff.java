@@ -17,7 +17,12 @@ final class TableDiff {
      *
      * Same table size M. Both owners depend only on e = h mod M, and entry
      * e holds q + 1 values when e < r, q otherwise (2^32 = q * M + r): one
-     * pass over the entries.
+     * pass over the entries, grouped by their owner in a (a counting sort)
+     * so that each pair is summed before it is handed over.
+     *
+     * Every method hands each (from, to) pair over once, so the caller can
+     * count and select flows without gathering them: two tables of 10,000
+     * nodes can have 10^8 of them.
      *
      * Ring against a table of size M. The ring's owner is constant on each
      * arc [lo, hi]; an arc of L values covers every entry L / M times (a
@@ -73,7 +78,10 @@ final class TableDiff {
     private TableDiff() {
     }
 
-    /** Every flow from {@code a} to {@code b}, same-owner ones included (the caller drops them). */
+    /**
+     * Every flow from {@code a} to {@code b}, same-owner ones included (the
+     * caller drops them), each (from, to) pair once, summed.
+     */
     static void flows(HashRing a, HashRing b, Sink sink) {
         flows(a, b, sink, Method.CHEAPER);
     }
@@ -89,7 +97,7 @@ final class TableDiff {
         }
         if (a.isTable() && b.isTable()) {
             if (a.tableSize == b.tableSize) {
-                sameSize(a.owners, b.owners, sink);
+                sameSize(a, b, sink);
             } else {
                 tables(a, b, sink, method);
             }
@@ -113,12 +121,43 @@ final class TableDiff {
         }
     }
 
-    private static void sameSize(int[] a, int[] b, Sink sink) {
+    /** Entry by entry, summed per pair: the entries grouped by a's owner, each pair handed over once. */
+    private static void sameSize(HashRing ra, HashRing rb, Sink sink) {
+        int[] a = ra.owners;
+        int[] b = rb.owners;
         int size = a.length;
         long q = HashRing.HASH_SPACE / size;
         long r = HashRing.HASH_SPACE % size;
+        int rows = ra.nodeCount();
+        int[] first = new int[rows + 1];
+        for (int owner : a) {
+            first[owner + 1]++;
+        }
+        for (int x = 0; x < rows; x++) {
+            first[x + 1] += first[x];
+        }
+        int[] order = new int[size];
+        int[] fill = Arrays.copyOf(first, rows);
         for (int e = 0; e < size; e++) {
-            sink.add(a[e], b[e], e < r ? q + 1 : q);
+            order[fill[a[e]]++] = e;
+        }
+        long[] counts = new long[rb.nodeCount()];
+        int[] touched = new int[counts.length];
+        for (int x = 0; x < rows; x++) {
+            int t = 0;
+            for (int k = first[x]; k < first[x + 1]; k++) {
+                int e = order[k];
+                int y = b[e];
+                if (counts[y] == 0) {
+                    touched[t++] = y;
+                }
+                counts[y] += e < r ? q + 1 : q;
+            }
+            for (int i = 0; i < t; i++) {
+                int y = touched[i];
+                sink.add(x, y, counts[y]);
+                counts[y] = 0;
+            }
         }
     }
 

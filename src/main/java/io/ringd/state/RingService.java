@@ -44,7 +44,7 @@ public final class RingService {
      * {@code CACHED_POINTS} holds at most {@code CACHED_SNAPSHOTS} of them
      * and at most {@code CACHED_POINTS} points (and always the largest ring).
      */
-    private static final Weigher<Long, HashRing> WEIGHT = (version, ring) ->
+    private static final Weigher<Kept, HashRing> WEIGHT = (version, ring) ->
             (int) Math.max(ring.vnodeCount(), CACHED_POINTS / CACHED_SNAPSHOTS);
 
     /** Attempts of one write against concurrent writers through other instances. */
@@ -58,9 +58,22 @@ public final class RingService {
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
-    /** Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU). */
-    private final Cache<Long, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
+    /**
+     * Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU), by
+     * generation and version (a rebuild that ends after a reload is never taken for the reloaded
+     * history's). A version is rebuilt once however many ask for it at once, through {@link #reads}
+     * ({@link SingleFlight}), so rebuilt rings take at most the cache's points plus a ring per permit.
+     */
+    private final Cache<Kept, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
             .maximumWeight(CACHED_POINTS).weigher(WEIGHT).build();
+    private final SingleFlight<Kept, HashRing> rebuilds;
+    private final ExpensiveReads reads;
+    /** Counts the whole states installed: while it stays the same, a kept version stays the same ring. */
+    private volatile long generation;
+
+    /** A kept version of one generation. */
+    private record Kept(long generation, long version) {
+    }
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -77,7 +90,15 @@ public final class RingService {
     /** As above, with the clock that stamps each version's commit time. */
     public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
             List<RingListener> listeners, Clock clock) {
+        this(store, initialSettings, historyCapacity, listeners, clock, ExpensiveReads.unlimited());
+    }
+
+    /** As above, old versions rebuilt through {@code reads}. */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners, Clock clock, ExpensiveReads reads) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.reads = Objects.requireNonNull(reads, "reads");
+        this.rebuilds = new SingleFlight<>(snapshots, reads);
         if (historyCapacity < 2) {
             throw new IllegalArgumentException("history must keep at least 2 versions: " + historyCapacity);
         }
@@ -176,6 +197,7 @@ public final class RingService {
         history = ps.history();
         snapshots.invalidateAll();
         current.set(state);
+        generation++; // after the state it counts: whoever reads the new count reads the new state
         loaded = true;
         store.serving(state.incarnation(), state.version());
         log.info("Serving ring version {} ({} nodes, {} versions kept), incarnation {}, from {}", state.version(),
@@ -326,32 +348,69 @@ public final class RingService {
     }
 
     /**
+     * Counts the whole states this service installed (at start, and when a
+     * shared store hands it a state to reload): as long as it stays the same,
+     * each kept version is the same ring, so what is computed from versions
+     * can be cached under it. Read it before the rings it keys: a reload
+     * installs its state first, then counts it.
+     */
+    public long generation() {
+        return generation;
+    }
+
+    /** The gate of expensive reads, shared with the features that make them. */
+    public ExpensiveReads reads() {
+        return reads;
+    }
+
+    /**
      * The snapshot at {@code version}: the current one, or a kept one rebuilt
-     * from its membership (a few are cached).
+     * from its membership (a few are cached). A version is rebuilt once
+     * however many ask at once, through the gate of expensive reads.
+     *
+     * @throws InvalidInputException    (field {@code version}) if the version is negative
+     * @throws VersionException.NotMade if the version was never made
+     * @throws VersionException.Gone    if it is no longer kept
+     * @throws BusyException            if it must be rebuilt and too many expensive reads run already
+     */
+    public HashRing ringAt(long version) {
+        RingState now = checkKept(version);
+        if (version == now.version()) {
+            return now.ring();
+        }
+        Kept key = new Kept(generation, version);
+        HashRing cached = snapshots.getIfPresent(key);
+        if (cached != null) {
+            return cached;
+        }
+        RingHistory kept = history;
+        return rebuilds.get(key, "rebuild version " + version, () -> {
+            RingHistory.Version v = kept.at(version); // Gone, if the history moved past it meanwhile
+            return HashRing.of(v.settings().toConfig(), version, v.nodes());
+        });
+    }
+
+    /**
+     * Checks that {@code version} can be answered for (the current one or a
+     * kept one) without building it, and answers the current state.
      *
      * @throws InvalidInputException    (field {@code version}) if the version is negative
      * @throws VersionException.NotMade if the version was never made
      * @throws VersionException.Gone    if it is no longer kept
      */
-    public HashRing ringAt(long version) {
+    public RingState checkKept(long version) {
         if (version < 0) {
             throw new InvalidInputException("version", "version must be >= 0: " + version);
         }
         RingState now = current.get();
-        if (version == now.version()) {
-            return now.ring();
-        }
         if (version > now.version()) {
             throw new VersionException.NotMade(version, now.version());
         }
-        HashRing cached = snapshots.getIfPresent(version);
-        if (cached != null) {
-            return cached;
+        long oldest = history.baseVersion();
+        if (version < oldest) {
+            throw new VersionException.Gone(version, oldest);
         }
-        RingHistory.Version v = history.at(version); // built outside the cache: Gone reaches the caller as it is
-        HashRing ring = HashRing.of(v.settings().toConfig(), version, v.nodes());
-        HashRing raced = snapshots.asMap().putIfAbsent(version, ring);
-        return raced != null ? raced : ring;
+        return now;
     }
 
     /** The number of old snapshots cached now. */

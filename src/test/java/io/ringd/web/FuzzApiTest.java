@@ -186,12 +186,12 @@ class FuzzApiTest extends RealServerTest {
         for (Map.Entry<String, String> q : op.query.entrySet()) {
             if (random.nextInt(3) > 0) {
                 query.append(query.isEmpty() ? "?" : "&").append(q.getKey()).append('=')
-                        .append(queryValue(q.getValue()));
+                        .append(queryValue(q.getKey(), q.getValue()));
             }
         }
         switch (random.nextInt(12)) {
             case 0 -> query.append(query.isEmpty() ? "?" : "&").append(pick(List.of("version", "colour", "Key",
-                    "n", "maxrange", "%ZZ", "a%C0%AE", "x"))).append("=1");
+                    "n", "maxrange", "maxflows", "nodes", "%ZZ", "a%C0%AE", "x"))).append("=1");
             case 1 -> query.append(query.isEmpty() ? "?" : "&").append(query.isEmpty() ? "key=a&key=b" : "&&=");
             default -> {
             }
@@ -366,7 +366,13 @@ class FuzzApiTest extends RealServerTest {
     }
 
     /** A query value for a parameter of {@code type}, valid or not, percent-encoded or not. */
-    private String queryValue(String type) {
+    private String queryValue(String name, String type) {
+        if (name.equals("node") && random.nextBoolean()) { // a member, a member of no version, or no id at all
+            return pick(List.of("fuzz-a", "fuzz-c", "nobody", ".", "..", "a%20b", "a%2Fb", "%C3%BC", "x".repeat(201)));
+        }
+        if (name.startsWith("max") && random.nextInt(4) == 0) { // maxRanges, maxFlows: at and past the limit
+            return pick(List.of("100000", "100001", "0", "2147483648"));
+        }
         return switch (random.nextInt(14)) {
             case 0 -> "1e400";
             case 1 -> "99999999999999999999999";

@@ -50,6 +50,9 @@ class StrictInputApiTest extends RealServerTest {
                 {"/route/k?explain=on", "explain"},
                 {"/diff?from=0x1", "from"},
                 {"/diff?from=0&maxRanges=0x10", "maxRanges"},
+                {"/diff?from=0&maxFlows=0x10", "maxFlows"},
+                {"/diff?from=0&maxFlows=%2B16", "maxFlows"},
+                {"/diff?from=0&maxFlows=16.0", "maxFlows"},
         };
         for (String[] c : refused) {
             JsonNode p = assertProblem(httpGet(c[0]), 400, c[1]);
@@ -58,7 +61,8 @@ class StrictInputApiTest extends RealServerTest {
         // decimal integers and true/false (in any case) are read as before
         for (String ok : List.of("/route/k?version=" + v, "/route/k?version=00" + v, "/preference/k?n=2",
                 "/preference/k?distinctZones=TRUE", "/preference/k?distinctZones=false", "/route/k?explain=true",
-                "/diff?from=" + v + "&maxRanges=16")) {
+                "/diff?from=" + v + "&maxRanges=16", "/diff?from=" + v + "&maxFlows=16",
+                "/diff?from=" + v + "&maxFlows=0016&node=A")) {
             assertThat(httpGet(ok).statusCode()).as(ok).isEqualTo(200);
         }
         assertUnchanged(before);
@@ -79,6 +83,8 @@ class StrictInputApiTest extends RealServerTest {
                 {"/route/k?key=k", "key"},
                 {"/preference/k?distinct_zones=true", "distinct_zones"},
                 {"/diff?from=" + v + "&maxrange=5", "maxrange"},
+                {"/diff?from=" + v + "&maxflows=5", "maxflows"},
+                {"/diff?from=" + v + "&nodes=A", "nodes"},
                 {"/ring/events?after=1&since=1", "since"},
         };
         for (String[] c : cases) {
@@ -226,8 +232,12 @@ class StrictInputApiTest extends RealServerTest {
             assertProblem(httpGet("/diff?from=" + n), 400, "from");
             assertProblem(httpGet("/diff?from=" + v + "&to=" + n), 400, "to");
             assertProblem(httpGet("/diff?from=" + v + "&maxRanges=" + n), 400, "maxRanges");
+            assertProblem(httpGet("/diff?from=" + v + "&maxFlows=" + n), 400, "maxFlows");
             assertProblem(httpGet("/route/k?bound=" + n), 400, "bound");
             assertProblem(sendMaxRanges(n), 400, "maxRanges");
+            assertProblem(Answer.of(api().contentType("application/json")
+                    .body("{\"changes\":[{\"op\":\"remove\",\"id\":\"A\"}]}").post("/diff?maxFlows=" + n)),
+                    400, "maxFlows");
         }
         assertUnchanged(before);
     }

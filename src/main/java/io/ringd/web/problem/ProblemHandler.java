@@ -184,9 +184,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(type.detail(detail, field));
     }
 
+    /** A problem answer; {@code busy} ones say when to try again ({@link Problems#RETRY_AFTER_SECONDS}). */
     private static ResponseEntity<Object> problem(ProblemDetail p) {
-        return ResponseEntity.status(p.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .cacheControl(CacheControl.noStore()).body(p);
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(p.getStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON).cacheControl(CacheControl.noStore());
+        if (Problems.BUSY.type().equals(p.getType())) {
+            answer.header(HttpHeaders.RETRY_AFTER, Integer.toString(Problems.RETRY_AFTER_SECONDS));
+        }
+        return answer.body(p);
     }
 
     private static String describe(Class<?> type) {

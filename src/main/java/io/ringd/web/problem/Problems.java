@@ -40,6 +40,9 @@ public enum Problems {
     /** Any other 5xx the container or framework answers: its status is kept. */
     SERVER_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "server-error", "Server error");
 
+    /** The {@code Retry-After} of every {@link #BUSY} answer, in seconds. */
+    public static final int RETRY_AFTER_SECONDS = 1;
+
     /** The prefix of every problem type URI. */
     public static final String TYPE_PREFIX = "urn:ringd:problem:";
 

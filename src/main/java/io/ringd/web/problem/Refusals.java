@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.ProblemDetail;
 
 import io.ringd.ring.RingException;
+import io.ringd.state.BusyException;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
@@ -38,7 +39,8 @@ final class Refusals {
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
             new Refusal<>(StoreLostException.class, (e, field) -> Problems.STORE_LOST.detail(e.detail(), null)),
-            new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)));
+            new Refusal<>(StoreUnavailableException.class, (e, field) -> storeUnavailable(e)),
+            new Refusal<>(BusyException.class, (e, field) -> Problems.BUSY.detail(e.getMessage(), null)));
 
     private Refusals() {
     }
