@@ -43,6 +43,7 @@ class SlowClientsApiTest extends RealServerTest {
      * once a second, and a loaded 2-core machine runs the refusals late.
      */
     private static final long SLACK_MILLIS = 4000;
+    private static final int SAMPLES = 2000;
 
     @Autowired
     private HttpProperties settings;
@@ -57,6 +58,66 @@ class SlowClientsApiTest extends RealServerTest {
     void ringOfFive() {
         reset();
         putAll("slow-a:1", "slow-b:1", "slow-c:2", "slow-d:1", "slow-e:1");
+    }
+
+    @Test
+    void aThousandSlowBodiesAndHeaders_leaveRouteLatencyAndHealthAlone() throws Exception {
+        lookupLatencies(3 * SAMPLES); // warm-up: the JIT and the connection
+        long[] before = lookupLatencies(SAMPLES);
+        List<SlowClients.Ended> ended;
+        long[] with;
+        try (SlowClients slow = new SlowClients(port, 500, 500)) {
+            Thread.sleep(1500); // every slow connection has its request under way
+            assertThat(slow.openCount()).isEqualTo(1000);
+            assertThat(health()).as("health with 1,000 slow connections open").isEqualTo(200);
+            with = lookupLatencies(SAMPLES);
+            assertThat(health()).as("health with 1,000 slow connections open").isEqualTo(200);
+            HttpResponse<String> batch = get(HttpRequest.newBuilder(uri("/route"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"keys\":[\"a\",\"b\"]}")));
+            assertThat(batch.statusCode()).as("a body sent at once: %s", batch.body()).isEqualTo(200);
+            assertThat(slow.openCount()).as("still open (the ended ones replaced)").isGreaterThan(900);
+            slow.stopReplacing();
+            long until = System.currentTimeMillis() + DEADLINE_MILLIS + 2 * SLACK_MILLIS;
+            while (slow.openCount() > 0 && System.currentTimeMillis() < until) {
+                Thread.sleep(100);
+            }
+            assertThat(slow.openCount()).as("every slow connection ended by its deadline").isZero();
+            ended = slow.ended();
+        }
+        // Without them: before they came and after they have gone, so that a burst of the machine's other work
+        // in one of the two weighs as it would in the measurement with them.
+        long[] after = lookupLatencies(SAMPLES);
+        long[] without = java.util.stream.LongStream.concat(Arrays.stream(before), Arrays.stream(after)).toArray();
+        double p99Without = percentile(without, 0.99) / 1e6;
+        double p99With = percentile(with, 0.99) / 1e6;
+        System.out.printf("SlowClientsApiTest: /route p50 %.3f ms, p99 %.3f ms without (%d lookups); "
+                + "p50 %.3f ms, p99 %.3f ms with 1,000 slow connections (%d); %d of them ended and replaced%n",
+                percentile(without, 0.5) / 1e6,
+                p99Without, without.length, percentile(with, 0.5) / 1e6, p99With, with.length, ended.size());
+        assertThat(p99With).as("/route p99 with 1,000 slow connections (ms), against %.3f ms without", p99Without)
+                .isLessThanOrEqualTo(5 * p99Without);
+        List<SlowClients.Ended> bodies = ended.stream().filter(SlowClients.Ended::body).toList();
+        List<SlowClients.Ended> headers = ended.stream().filter(e -> !e.body()).toList();
+        long[] bodyLives = bodies.stream().mapToLong(SlowClients.Ended::livedMillis).toArray();
+        long[] headerLives = headers.stream().mapToLong(SlowClients.Ended::livedMillis).toArray();
+        System.out.printf("SlowClientsApiTest: slow bodies ended after %.0f ms (median), %.0f ms (p99), %d ms (most); "
+                + "slow headers after %.0f, %.0f, %d ms (deadlines %d ms)%n", percentile(bodyLives, 0.5),
+                percentile(bodyLives, 0.99), Arrays.stream(bodyLives).max().orElse(-1), percentile(headerLives, 0.5),
+                percentile(headerLives, 0.99), Arrays.stream(headerLives).max().orElse(-1), DEADLINE_MILLIS);
+        assertThat(bodies).hasSizeGreaterThanOrEqualTo(500);
+        assertThat(headers).hasSizeGreaterThanOrEqualTo(500);
+        for (SlowClients.Ended e : bodies) {
+            assertThat(e.answer()).as("a slow body's answer").startsWith("HTTP/1.1 408 ")
+                    .contains("urn:ringd:problem:body-timeout");
+            assertThat(e.livedMillis()).as("a slow body's life").isBetween(DEADLINE_MILLIS - 100,
+                    DEADLINE_MILLIS + SLACK_MILLIS);
+        }
+        for (SlowClients.Ended e : headers) {
+            assertThat(e.answer()).as("slow headers get no answer").isEmpty();
+            assertThat(e.livedMillis()).as("slow headers' life").isBetween(DEADLINE_MILLIS - 100,
+                    DEADLINE_MILLIS + SLACK_MILLIS);
+        }
     }
 
     @Test
@@ -216,6 +277,18 @@ class SlowClientsApiTest extends RealServerTest {
         return new Answer(Integer.parseInt(lines[0].split(" ")[1]), headers, text.substring(end + 4));
     }
 
+    /** {@code n} lookups of distinct keys, one after the other; the nanoseconds of each. */
+    private long[] lookupLatencies(int n) {
+        long[] nanos = new long[n];
+        for (int i = 0; i < n; i++) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = get(HttpRequest.newBuilder(uri("/route/user-" + i)));
+            nanos[i] = System.nanoTime() - start;
+            assertThat(r.statusCode()).as("GET /route: %s", r.body()).isEqualTo(200);
+        }
+        return nanos;
+    }
+
     private int health() {
         return get(HttpRequest.newBuilder(uri("/actuator/health"))).statusCode();
     }
@@ -230,5 +303,11 @@ class SlowClientsApiTest extends RealServerTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private static double percentile(long[] values, double p) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
     }
 }
