@@ -149,7 +149,7 @@ class BodyArrival extends OncePerRequestFilter {
                     return;
                 }
                 int n = in.read(body.bytes, body.length, (int) Math.min(body.bytes.length - body.length,
-                        most - body.length));
+                        most - body.length)); // a failure comes back through onError(AsyncEvent)
                 if (n < 0) {
                     break;
                 }
@@ -217,10 +217,7 @@ class BodyArrival extends OncePerRequestFilter {
 
         @Override
         public void onError(Throwable t) {
-            // The client went away or the connection broke: nobody to answer.
-            if (decided.compareAndSet(false, true)) {
-                async.complete();
-            }
+            // A failed read (a malformed chunk, a client gone): the container goes on to an asynchronous error.
         }
 
         @Override
@@ -271,9 +268,13 @@ class BodyArrival extends OncePerRequestFilter {
             body.bytes = Body.EMPTY;
         }
 
+        /**
+         * The container's asynchronous error (after a failed read): it answers it itself, through the error
+         * report ({@link ProblemErrorReportValve}: 400 for a body that broke its framing), and completes.
+         */
         @Override
         public void onError(AsyncEvent event) {
-            onError(event.getThrowable());
+            decided.set(true);
         }
 
         @Override

@@ -145,6 +145,15 @@ class SlowClientsApiTest extends RealServerTest {
     }
 
     @Test
+    void aBodyThatBreaksItsFraming_is400() {
+        for (String chunks : List.of("zz\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n")) {
+            Answer a = rawHttp("POST /route HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked",
+                    chunks.getBytes(StandardCharsets.ISO_8859_1));
+            assertProblem(a, 400, "body");
+        }
+    }
+
+    @Test
     void headersTrickledPastTheDeadline_haveTheirConnectionClosed_withoutAnAnswer() throws Exception {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(20_000);
