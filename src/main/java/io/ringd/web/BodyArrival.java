@@ -269,8 +269,8 @@ class BodyArrival extends OncePerRequestFilter {
         }
 
         /**
-         * The container's asynchronous error (after a failed read): it answers it itself, through the error
-         * report ({@link ProblemErrorReportValve}: 400 for a body that broke its framing), and completes.
+         * The container's asynchronous error (after a failed read): it answers it itself, through its error
+         * page ({@code ProblemErrorController}: 400 for a body that broke its framing), and completes.
          */
         @Override
         public void onError(AsyncEvent event) {
