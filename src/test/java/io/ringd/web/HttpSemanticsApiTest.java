@@ -140,8 +140,8 @@ class HttpSemanticsApiTest extends RealServerTest {
 
     @Test
     void containerAndFrameworkErrors_haveTypesOfTheirOwn_neverTheRings() {
-        Set<String> ringsOwn = Set.of("no-nodes", "store-unavailable", "busy", "limit-exceeded", "node-not-found",
-                "version-not-found", "version-gone", "precondition-failed");
+        Set<String> ringsOwn = Set.of("no-nodes", "store-unavailable", "busy", "body-timeout", "limit-exceeded",
+                "node-not-found", "version-not-found", "version-gone", "precondition-failed");
         for (int status = 400; status < 600; status++) {
             var p = Problems.forStatus(status, "x");
             assertThat(p.getStatus()).isEqualTo(status);
