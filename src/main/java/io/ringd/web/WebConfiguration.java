@@ -22,10 +22,14 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * slashes pass to the application undecoded (the path variable decodes
  * them), and the container's own error pages answer with problem details.
  * The request-line limit is {@code server.max-http-request-header-size} in
- * {@code application.yml}.
+ * {@code application.yml}. A slow client holds no worker thread: its
+ * headers are bounded by {@code ringd.http.header-timeout}
+ * ({@link HeaderDeadlineProtocol}), its body by {@code ringd.http.body-timeout}
+ * ({@link BodyArrival}); the connection limits are {@code server.tomcat.*}
+ * in {@code application.yml} (docs/settings.md).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(CorsProperties.class)
+@EnableConfigurationProperties({ CorsProperties.class, HttpProperties.class })
 class WebConfiguration implements WebMvcConfigurer {
 
     /** Runs first, so that even a refused admin call carries the ring headers. */
@@ -84,15 +88,20 @@ class WebConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> ringdTomcat() {
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> ringdTomcat(HttpProperties http) {
         return factory -> {
+            factory.setProtocol(HeaderDeadlineProtocol.class.getName());
             factory.addConnectorCustomizers(connector -> {
+                if (connector.getProtocolHandler() instanceof HeaderDeadlineProtocol protocol) {
+                    protocol.setHeaderTimeout(http.headerTimeout().toMillis());
+                }
+                // ringd takes JSON bodies only: the container never reads a form body into parameters,
+                // which it would do on the worker thread, at the client's pace, before BodyArrival, and a
+                // parameter lookup (the query check, a handler mapping's) must not read, or fail on, one.
+                connector.setParseBodyMethods("");
                 connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
                 connector.setEncodedReverseSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
                 connector.setAllowTrace(true); // refused by RequestGuardFilter, with the Allow header OPTIONS gives
-                // no body is ever parsed as form parameters: ringd reads JSON bodies only, and a parameter
-                // lookup (the query check, a handler mapping's) must not read, or fail on, a form body
-                connector.setParseBodyMethods("");
             });
             factory.addContextCustomizers(context -> {
                 if (context.getParent() instanceof StandardHost host) {

@@ -141,8 +141,8 @@ class HttpSemanticsApiTest extends RealServerTest {
     @Test
     void containerAndFrameworkErrors_haveTypesOfTheirOwn_neverTheRings() {
         Set<String> ringsOwn = Set.of("no-nodes", "store-unavailable", "store-lost", "reseed-refused", "busy",
-                "limit-exceeded", "node-not-found", "version-not-found", "version-gone", "version-without-nodes",
-                "precondition-failed");
+                "body-timeout", "limit-exceeded", "node-not-found", "version-not-found", "version-gone",
+                "version-without-nodes", "precondition-failed");
         for (int status = 400; status < 600; status++) {
             var p = Problems.forStatus(status, "x");
             assertThat(p.getStatus()).isEqualTo(status);

@@ -28,6 +28,11 @@ class ProblemErrorController implements ErrorController {
         ProblemDetail body;
         if (!(code instanceof Integer status)) {
             body = Problems.NOT_FOUND.detail("no such resource", null);
+        } else if (status == 500 && badBody(request.getAttribute(RequestDispatcher.ERROR_EXCEPTION))) {
+            // A body that broke its framing (a malformed chunk), met while it was received without a thread:
+            // the container makes it an asynchronous error, 500; it is the client's, as a blocking read made it.
+            body = Problems.BAD_REQUEST.detail("the body could not be read as its headers frame it (a malformed "
+                    + "chunk)", "body");
         } else if (status >= 500) {
             body = Problems.forStatus(status, status == 503 ? "the service cannot answer now; try again later"
                     : "an unexpected error occurred; it has been logged");
@@ -38,5 +43,15 @@ class ProblemErrorController implements ErrorController {
         }
         return ResponseEntity.status(body.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .cacheControl(CacheControl.noStore()).body(body);
+    }
+
+    /** Whether {@code error} is, or is caused by, the container's refusal of what a client sent. */
+    private static boolean badBody(Object error) {
+        for (Throwable t = error instanceof Throwable e ? e : null; t != null; t = t.getCause()) {
+            if (t.getClass().getName().equals("org.apache.coyote.BadRequestException")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

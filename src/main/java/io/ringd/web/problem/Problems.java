@@ -19,6 +19,7 @@ public enum Problems {
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "not-acceptable", "Not acceptable"),
     REQUEST_TIMEOUT(HttpStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout"),
     VERSION_WITHOUT_NODES(HttpStatus.CONFLICT, "version-without-nodes", "The version had no nodes"),
+    BODY_TIMEOUT(HttpStatus.REQUEST_TIMEOUT, "body-timeout", "Body too slow"),
     VERSION_GONE(HttpStatus.GONE, "version-gone", "Version no longer kept"),
     PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED, "precondition-failed", "The ring has moved on"),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Body too large"),
