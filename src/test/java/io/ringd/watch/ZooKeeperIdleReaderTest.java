@@ -34,7 +34,8 @@ class ZooKeeperIdleReaderTest {
 
     static final String TOKEN = "zookeeper-idle-reader-token-0123456789";
     /**
-     * Nodes a write puts or removes: 6 KB events. Each write through the
+     * Nodes a write puts or removes: 6 KB events, 6 MB for the writes with the idle client, past what
+     * the connection's buffers hold. Each write through the
      * ZooKeeper store reads and stores the whole state, kept history
      * included, so the 20 KB events of the file store's test would make
      * every write cost megabytes of JSON.
@@ -53,7 +54,8 @@ class ZooKeeperIdleReaderTest {
                     "--spring.main.banner-mode=off", "--ringd.store=zookeeper",
                     "--ringd.zookeeper.connect=" + zookeeper.getConnectString(),
                     "--ringd.zookeeper.path=/ringd-idle-reader", "--ringd.zookeeper.connect-timeout=3s",
-                    "--ringd.zookeeper.new-ring-wait=1s",
+                    "--ringd.zookeeper.new-ring-wait=1s", "--ringd.history.versions=101",
+                    "--ringd.watch.max-queued=200",
                     "--ringd.admin.token=" + TOKEN, "--logging.level.io.ringd=WARN",
                     "--logging.level.org.apache.zookeeper=ERROR", "--logging.level.org.apache.curator=ERROR"));
         }
@@ -75,6 +77,14 @@ class ZooKeeperIdleReaderTest {
         return URI.create("http://localhost:" + port(i));
     }
 
+    /** The {@code ringd_watch_streams} gauge of instance {@code i}. */
+    static String openStreams(int i) throws Exception {
+        String metrics = HTTP.send(HttpRequest.newBuilder(base(i).resolve("/actuator/prometheus")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return metrics.lines().filter(l -> l.startsWith("ringd_watch_streams ") || l.startsWith("ringd_watch_streams{"))
+                .map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst().orElse("absent");
+    }
+
     @Test
     void aClientThatNeverReads_holdsUpNoWrite_throughEitherInstance() throws Exception {
         HttpResponse<String> settings = HTTP.send(HttpRequest.newBuilder(base(0).resolve("/settings"))
@@ -82,8 +92,8 @@ class ZooKeeperIdleReaderTest {
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"vnodesPerWeight\":1}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(settings.statusCode()).as(settings.body()).isEqualTo(200);
-        TimedWrites.run(i -> base(i % 2), TOKEN, 100, "z-q", NODES); // warming up
-        List<Long> without = TimedWrites.run(i -> base(i % 2), TOKEN, 300, "z-q", NODES);
+        TimedWrites.run(i -> base(i % 2), TOKEN, 50, "z-q", NODES); // warming up
+        List<Long> without = TimedWrites.run(i -> base(i % 2), TOKEN, 150, "z-q", NODES);
         List<Long> with;
         try (Socket idle = new Socket()) {
             idle.setReceiveBufferSize(4096);
@@ -92,8 +102,9 @@ class ZooKeeperIdleReaderTest {
                     + "Accept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             idle.getOutputStream().flush();
             // ~6 KB a change event: a few hundred fill the socket's buffers of instance 0, then its queue
-            // passes max-queued and the stream is closed; writes through both instances go on meanwhile
-            with = TimedWrites.run(i -> base(i % 2), TOKEN, 1_500, "z-i", NODES);
+            // passes max-queued (200 here) and the stream is closed; writes through both instances go on
+            with = TimedWrites.run(i -> base(i % 2), TOKEN, 1_000, "z-i", NODES);
+            assertThat(openStreams(0)).as("the idle client's stream, closed as too slow").isEqualTo("0.0");
             try (EventStream fresh = EventStream.open(base(0).resolve("/ring/events"))) {
                 assertThat(fresh.status).isEqualTo(200);
                 EventStream.Event snapshot = fresh.nextEvent(Duration.ofSeconds(10));
