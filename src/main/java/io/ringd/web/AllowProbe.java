@@ -43,8 +43,19 @@ final class AllowProbe {
 
             @Override
             public String getHeader(String name) {
-                return name.equalsIgnoreCase("Origin") || name.startsWith("Access-Control") ? null
+                return name.equalsIgnoreCase("Origin") || name.startsWith("Access-Control") || bodyHeader(name) ? null
                         : super.getHeader(name);
+            }
+
+            // the probe has no body, whatever the request carries: nothing downstream (BodyArrival) waits for one
+            @Override
+            public long getContentLengthLong() {
+                return 0;
+            }
+
+            @Override
+            public int getContentLength() {
+                return 0;
             }
         };
         AllowCapture probe = new AllowCapture(response);
@@ -62,6 +73,10 @@ final class AllowProbe {
      */
     private static boolean servletDefault(String allow) {
         return allow != null && List.of(allow.toUpperCase(Locale.ROOT).split("\\s*,\\s*")).contains("TRACE");
+    }
+
+    private static boolean bodyHeader(String name) {
+        return name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH) || name.equalsIgnoreCase(HttpHeaders.TRANSFER_ENCODING);
     }
 
     /** A response that keeps only the {@code Allow} header written to it and passes nothing on. */

@@ -115,6 +115,17 @@ class HttpEdgesApiTest extends RealServerTest {
     }
 
     @Test
+    void aTraceWithABody_is405_withTheAllowOfOptions_andNothingElse() {
+        for (int i = 0; i < 5; i++) {
+            Answer a = rawHttp("TRACE /route HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 10",
+                    "\"a\\ud800b\"".getBytes(StandardCharsets.US_ASCII));
+            JsonNode p = assertProblem(a, 405, null); // the whole body is the problem: no echo of the request
+            assertThat(p.get("detail").asString()).isEqualTo("TRACE is not allowed; allowed: POST,GET,HEAD,OPTIONS");
+            assertThat(a.header("Allow")).isEqualTo("POST,GET,HEAD,OPTIONS");
+        }
+    }
+
+    @Test
     void anHttp09Request_getsNothing_notABareBody() throws Exception {
         try (Socket s = new Socket("localhost", port)) {
             s.setSoTimeout(10_000);
