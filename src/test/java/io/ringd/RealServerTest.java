@@ -50,6 +50,8 @@ import tools.jackson.databind.node.ObjectNode;
         "ringd.data-dir=target/api-test-data",
         "ringd.history.versions=101",
         "ringd.watch.keep-alive=1s",
+        // probes only after 1 s of quiet: RingClientApiTest's client drops a stream quiet for 300 ms
+        "ringd.watch.probe-interval=1s",
         "ringd.watch.max-streams=" + RealServerTest.MAX_STREAMS,
         "logging.level.io.ringd=WARN",
         "logging.level.org.openapitools=WARN" })

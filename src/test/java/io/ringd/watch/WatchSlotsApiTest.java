@@ -18,10 +18,11 @@ import io.ringd.RealServerTest;
 
 /**
  * A {@code /ring/events} slot is freed within about a second of its client
- * going away, on a server with the default keep-alive period (15 s): the
- * idle streams' probes find the closed connection, not the keep-alive.
+ * going away, on a server with the default keep-alive period (15 s) and
+ * probe interval (300 ms): the idle streams' probes find the closed
+ * connection, not the keep-alive.
  */
-@TestPropertySource(properties = "ringd.watch.keep-alive=15s")
+@TestPropertySource(properties = { "ringd.watch.keep-alive=15s", "ringd.watch.probe-interval=300ms" })
 class WatchSlotsApiTest extends RealServerTest {
 
     static final Duration WAIT = Duration.ofSeconds(10);
