@@ -120,8 +120,12 @@ class HttpEdgesApiTest extends RealServerTest {
             Answer a = rawHttp("TRACE /route HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 10",
                     "\"a\\ud800b\"".getBytes(StandardCharsets.US_ASCII));
             JsonNode p = assertProblem(a, 405, null); // the whole body is the problem: no echo of the request
-            assertThat(p.get("detail").asString()).isEqualTo("TRACE is not allowed; allowed: POST,GET,HEAD,OPTIONS");
-            assertThat(a.header("Allow")).isEqualTo("POST,GET,HEAD,OPTIONS");
+            String detail = p.get("detail").asString();
+            assertThat(detail).startsWith("TRACE is not allowed; allowed: ");
+            // the order of Allow is the handler mappings', which is not fixed
+            assertThat(detail.substring(detail.indexOf(": ") + 2).split(","))
+                    .containsExactlyInAnyOrder("GET", "HEAD", "POST", "OPTIONS");
+            assertThat(a.header("Allow").split(",")).containsExactlyInAnyOrder("GET", "HEAD", "POST", "OPTIONS");
         }
     }
 
