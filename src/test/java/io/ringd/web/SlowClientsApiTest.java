@@ -39,10 +39,14 @@ class SlowClientsApiTest extends RealServerTest {
     static final int DEADLINE_SECONDS = 3;
     private static final long DEADLINE_MILLIS = DEADLINE_SECONDS * 1000L;
     /**
-     * How late past its deadline a slow connection may end: Tomcat looks for timed-out asynchronous requests
-     * once a second, and a loaded 2-core machine runs the refusals late.
+     * How late past the deadline one connection may end: Tomcat looks for
+     * timed-out asynchronous requests once a second, and on a loaded 2-core machine (the whole
+     * suite in two forks beside these 1,000 connections) a check and the
+     * test's own reading of the socket run late (in one CI run the slowest
+     * 1% of the slow bodies ended over 5 s late). Most end within {@link #MEDIAN_SLACK_MILLIS}.
      */
-    private static final long SLACK_MILLIS = 4000;
+    private static final long SLACK_MILLIS = 10_000;
+    private static final long MEDIAN_SLACK_MILLIS = 3_000;
     private static final int SAMPLES = 2000;
 
     @Autowired
@@ -105,6 +109,10 @@ class SlowClientsApiTest extends RealServerTest {
                 + "slow headers after %.0f, %.0f, %d ms (deadlines %d ms)%n", percentile(bodyLives, 0.5),
                 percentile(bodyLives, 0.99), Arrays.stream(bodyLives).max().orElse(-1), percentile(headerLives, 0.5),
                 percentile(headerLives, 0.99), Arrays.stream(headerLives).max().orElse(-1), DEADLINE_MILLIS);
+        assertThat(percentile(bodyLives, 0.5)).as("slow bodies' median life")
+                .isLessThanOrEqualTo(DEADLINE_MILLIS + MEDIAN_SLACK_MILLIS);
+        assertThat(percentile(headerLives, 0.5)).as("slow headers' median life")
+                .isLessThanOrEqualTo(DEADLINE_MILLIS + MEDIAN_SLACK_MILLIS);
         assertThat(bodies).hasSizeGreaterThanOrEqualTo(500);
         assertThat(headers).hasSizeGreaterThanOrEqualTo(500);
         for (SlowClients.Ended e : bodies) {
