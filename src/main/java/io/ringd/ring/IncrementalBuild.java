@@ -60,11 +60,11 @@ final class IncrementalBuild {
                     o++; // removed member
                 }
                 int want = wantPoints[m];
-                if (o < members.length && members[o].id().equals(n.id())) {
+                if (o < members.length && members[o].id().equals(n.id()) && members[o].samePlacement(n)) {
                     if (want >= had[o]) { // the same points, or more: keep them, place the new suffix
                         oldToNew[o] = m;
                         if (want > had[o]) {
-                            gained[changedCount] = RingBuilder.placePoints(config, n.id(), had[o], want);
+                            gained[changedCount] = RingBuilder.placePoints(config, n.placementKey(), had[o], want);
                             changedNew[changedCount++] = m;
                         }
                     } else { // fewer: take the dropped suffix out, or place the rest afresh
@@ -73,16 +73,19 @@ final class IncrementalBuild {
                         }
                         if (entryCounts[o] == had[o]) {
                             oldToNew[o] = m;
-                            dropped[shrunkCount] = RingBuilder.placePoints(config, n.id(), want, had[o]);
+                            dropped[shrunkCount] = RingBuilder.placePoints(config, n.placementKey(), want, had[o]);
                             shrunk[shrunkCount++] = o;
                         } else {
-                            gained[changedCount] = RingBuilder.placePoints(config, n.id(), 0, want);
+                            gained[changedCount] = RingBuilder.placePoints(config, n.placementKey(), 0, want);
                             changedNew[changedCount++] = m;
                         }
                     }
                     o++;
-                } else {
-                    gained[changedCount] = RingBuilder.placePoints(config, n.id(), 0, want);
+                } else { // a new member, or one placed by another string: placed afresh, its old entries dropped
+                    if (o < members.length && members[o].id().equals(n.id())) {
+                        o++;
+                    }
+                    gained[changedCount] = RingBuilder.placePoints(config, n.placementKey(), 0, want);
                     changedNew[changedCount++] = m;
                 }
             }

@@ -5,8 +5,9 @@ import java.security.DigestException;
 import java.security.MessageDigest;
 
 /**
- * libketama's points (docs/ring.md section 14): how many digests each
- * member gets, and the points a digest gives.
+ * The ketama points (docs/ring.md section 14): how many digests each member
+ * gets, as each {@link KetamaFlavor} counts them, and the points a digest
+ * gives.
  */
 final class Ketama {
 
@@ -37,6 +38,20 @@ final class Ketama {
      * changes (its weight, or the sum of weights, or the node count
      * changed) its points gain or lose a suffix of whole digests: the
      * builder keeps the prefix and digests only the new ones.
+     *
+     * The other flavors change only the count. libmemcached (hosts.cc) and
+     * spymemcached (KetamaNodeLocator) compute
+     *
+     *     float pct = (float) weight / (float) total_weight;
+     *     floor((float) (pct * 160 / 4 * (float) live_servers + 0.0000000001))
+     *
+     * where every product is float (160 and 4 are ints, promoted to float)
+     * and only the added 1e-10 is a double: the float product is widened,
+     * the constant added, and the sum cast back to float before the floor.
+     * npm hashring computes Math.floor(weight / total * 40 * servers) in
+     * doubles, left to right. The placement string is the node's hashKey
+     * when it has one, hashed over its UTF-8 bytes (an id is ASCII, so the
+     * same bytes either way).
      */
 
     /** Points per digest. */
@@ -54,28 +69,45 @@ final class Ketama {
      * {@code pct = (float) weight / (float) sumOfWeights}, at least 1.
      */
     static int digests(double weight, double sumOfWeights, int nodeCount) {
-        float pct = (float) weight / (float) sumOfWeights;
-        double product = pct * 40.0 * (float) nodeCount;
-        float rounded = (float) product; // floorf takes a float: the double is rounded first
-        return Math.max(1, (int) Math.floor(rounded));
+        return digests(KetamaFlavor.LIBKETAMA, weight, sumOfWeights, nodeCount);
     }
 
-    /** The points each member places, 4 per digest; {@code members} ascending by id. */
-    static int[] pointCounts(Node[] members) {
+    /** The digests a member of weight {@code weight} gets as {@code flavor} counts them, at least 1. */
+    static int digests(KetamaFlavor flavor, double weight, double sumOfWeights, int nodeCount) {
+        double floored = switch (flavor) {
+            case LIBKETAMA -> {
+                float pct = (float) weight / (float) sumOfWeights;
+                double product = pct * 40.0 * (float) nodeCount;
+                float rounded = (float) product; // floorf takes a float: the double is rounded first
+                yield Math.floor(rounded);
+            }
+            case LIBMEMCACHED -> {
+                float pct = (float) weight / (float) sumOfWeights;
+                float product = pct * 160.0f / 4.0f * (float) nodeCount; // all float
+                float nudged = (float) (product + 0.0000000001); // the constant is a double
+                yield Math.floor(nudged);
+            }
+            case HASHRING -> Math.floor(weight / sumOfWeights * 40 * nodeCount);
+        };
+        return (int) Math.max(1, floored);
+    }
+
+    /** The points each member places, 4 per digest, as {@code flavor} counts them; {@code members} ascending by id. */
+    static int[] pointCounts(Node[] members, KetamaFlavor flavor) {
         double sum = 0;
         for (Node n : members) {
             sum += n.weight();
         }
         int[] out = new int[members.length];
         for (int m = 0; m < members.length; m++) {
-            out[m] = POINTS_PER_DIGEST * digests(members[m].weight(), sum, members.length);
+            out[m] = POINTS_PER_DIGEST * digests(flavor, members[m].weight(), sum, members.length);
         }
         return out;
     }
 
     /**
-     * Points {@code from .. want-1} of {@code id} (both multiples of 4), in
-     * digest order.
+     * Points {@code from .. want-1} of the node placed by {@code id} (its
+     * placement string; both bounds multiples of 4), in digest order.
      */
     static int[] points(String id, int from, int want) {
         int[] out = new int[want - from];
@@ -86,7 +118,7 @@ final class Ketama {
         int first = from / POINTS_PER_DIGEST;
         for (int k = first; k < want / POINTS_PER_DIGEST; k++) {
             label.setLength(prefix);
-            md.update(label.append(k).toString().getBytes(StandardCharsets.US_ASCII));
+            md.update(label.append(k).toString().getBytes(StandardCharsets.UTF_8));
             try {
                 md.digest(d, 0, 16);
             } catch (DigestException e) {

@@ -56,7 +56,7 @@ final class Maglev {
     private Maglev() {
     }
 
-    /** {@code md5(id + "#offset") mod size}. */
+    /** {@code md5(id + "#offset") mod size}; {@code id} is the placement string (the hashKey, or the id). */
     static int offset(String id, int size) {
         return (int) (KeyHashes.md5().hashUnsigned(id + "#offset") % size);
     }
@@ -82,13 +82,14 @@ final class Maglev {
             while (o < old.length && old[o].id().compareTo(id) < 0) {
                 o++;
             }
-            if (o < old.length && old[o].id().equals(id)) {
+            if (o < old.length && old[o].id().equals(id) && old[o].samePlacement(members[m])) {
                 perm[2 * m] = oldPerm[2 * o];
                 perm[2 * m + 1] = oldPerm[2 * o + 1];
                 o++;
             } else {
-                perm[2 * m] = offset(id, size);
-                perm[2 * m + 1] = skip(id, size);
+                String placement = members[m].placementKey();
+                perm[2 * m] = offset(placement, size);
+                perm[2 * m + 1] = skip(placement, size);
             }
         }
         return perm;

@@ -123,7 +123,7 @@ final class RingBuilder {
         int[][] placed = new int[members.length][];
         int[] all = new int[members.length];
         for (int m = 0; m < members.length; m++) {
-            placed[m] = placePoints(config, members[m].id(), 0, want[m]);
+            placed[m] = placePoints(config, members[m].placementKey(), 0, want[m]);
             all[m] = m;
         }
         long[] entries = entriesOf(all, placed, members.length);
@@ -199,7 +199,10 @@ final class RingBuilder {
         return tableSnapshot(config, version, members, perm, Maglev.fill(members, perm, size));
     }
 
-    /** Points {@code from .. want-1} of {@code id} under {@code config}, in index order. */
+    /**
+     * Points {@code from .. want-1} of the node placed by {@code id} (its placement string, the
+     * hashKey or the id) under {@code config}, in index order.
+     */
     static int[] placePoints(RingConfig config, String id, int from, int want) {
         return config.algorithm() == RingConfig.Algorithm.KETAMA
                 ? Ketama.points(id, from, want)
@@ -243,6 +246,37 @@ final class RingBuilder {
     }
 
     /**
+     * Refuses two members placed by the same string (a hashKey equal to another's, or to another
+     * member's id when that one has none): they would place the very same points.
+     */
+    private static void checkPlacementKeys(Node[] nodes) {
+        boolean any = false;
+        for (Node n : nodes) {
+            any |= n.hashKey() != null;
+        }
+        if (!any) {
+            return; // ids are distinct
+        }
+        Map<String, String> byKey = new HashMap<>(nodes.length * 2);
+        for (Node n : nodes) {
+            String other = byKey.put(n.placementKey(), n.id());
+            if (other != null) {
+                Node hashed = n.hashKey() != null ? n : byId(nodes, other);
+                throw new RingException.DuplicatePlacement(n.id(), other, hashed.id());
+            }
+        }
+    }
+
+    private static Node byId(Node[] nodes, String id) {
+        for (Node n : nodes) {
+            if (n.id().equals(id)) {
+                return n;
+            }
+        }
+        throw new IllegalStateException("not a member: " + id);
+    }
+
+    /**
      * Refuses more than the node or point limit allows, and answers the
      * points each member places (null for a Maglev table, which has none).
      */
@@ -251,12 +285,13 @@ final class RingBuilder {
             throw new RingException.LimitExceeded(
                     "the ring may hold at most " + HashRing.MAX_NODES + " nodes: " + nodes.length);
         }
+        checkPlacementKeys(nodes);
         if (config.algorithm() == RingConfig.Algorithm.MAGLEV) {
             return null;
         }
         long[] counts = new long[nodes.length];
         if (config.algorithm() == RingConfig.Algorithm.KETAMA) {
-            int[] ketama = Ketama.pointCounts(nodes);
+            int[] ketama = Ketama.pointCounts(nodes, config.ketamaFlavor());
             for (int m = 0; m < nodes.length; m++) {
                 counts[m] = ketama[m];
             }

@@ -20,8 +20,11 @@ import java.util.stream.Stream;
  * @param vnodesPerWeight points per unit of weight, {@code 1 .. 4096}; used by {@code RING} only
  * @param algorithm       how members are placed
  * @param maglevTableSize the Maglev table size, a prime {@code <= 5000011}; used by {@code MAGLEV} only
+ * @param ketamaFlavor    how a weighted node's digests are counted; used by {@code KETAMA} only, and
+ *                        {@link KetamaFlavor#LIBKETAMA} unless {@code hash} is ketama's
  */
-public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm, int maglevTableSize) {
+public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm, int maglevTableSize,
+        KetamaFlavor ketamaFlavor) {
 
     /** The default number of points per unit of weight. */
     public static final int DEFAULT_VNODES_PER_WEIGHT = 128;
@@ -71,6 +74,10 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
     public RingConfig {
         Objects.requireNonNull(hash, "hash");
         Objects.requireNonNull(algorithm, "algorithm");
+        Objects.requireNonNull(ketamaFlavor, "ketamaFlavor");
+        if (ketamaFlavor != KetamaFlavor.LIBKETAMA && !hash.name().equals(KETAMA_SETTING)) {
+            throw new IllegalArgumentException("ketamaFlavor applies with hash=ketama only: " + ketamaFlavor);
+        }
         if (vnodesPerWeight < 1 || vnodesPerWeight > MAX_VNODES_PER_WEIGHT) {
             throw new IllegalArgumentException("vnodesPerWeight must be in [1, 4096]: " + vnodesPerWeight);
         }
@@ -78,6 +85,11 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
             throw new IllegalArgumentException(
                     "maglevTableSize must be a prime no larger than 5000011: " + maglevTableSize);
         }
+    }
+
+    /** A config that counts ketama digests as libketama does (the only flavor outside the ketama placement). */
+    public RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm, int maglevTableSize) {
+        this(hash, vnodesPerWeight, algorithm, maglevTableSize, KetamaFlavor.LIBKETAMA);
     }
 
     /** A {@link Algorithm#RING} config (the Maglev table size at its default, unused). */
@@ -101,8 +113,13 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
 
     /** libketama's placement and key hash (docs/ring.md section 14). */
     public static RingConfig ketama() {
+        return ketama(KetamaFlavor.LIBKETAMA);
+    }
+
+    /** The ketama placement and key hash, digests counted as {@code flavor}'s client does (docs/ring.md section 14). */
+    public static RingConfig ketama(KetamaFlavor flavor) {
         return new RingConfig(KeyHashes.ketama(), DEFAULT_VNODES_PER_WEIGHT, Algorithm.KETAMA,
-                DEFAULT_MAGLEV_TABLE_SIZE);
+                DEFAULT_MAGLEV_TABLE_SIZE, flavor);
     }
 
     /** A Maglev table of {@code tableSize} entries, keys hashed with {@code hash} (docs/ring.md section 15). */
@@ -121,6 +138,18 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
      * @throws IllegalArgumentException naming the bad value
      */
     public static RingConfig of(String hashName, int vnodesPerWeight, String algorithm, int maglevTableSize) {
+        return of(hashName, vnodesPerWeight, algorithm, maglevTableSize, null);
+    }
+
+    /**
+     * As {@link #of(String, int, String, int)}, with the {@code ketamaFlavor}
+     * setting ({@code libketama}, {@code libmemcached} or {@code hashring};
+     * {@code null} for libketama's), which only the ketama placement takes.
+     *
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public static RingConfig of(String hashName, int vnodesPerWeight, String algorithm, int maglevTableSize,
+            String ketamaFlavor) {
         if (!SETTINGS_ALGORITHMS.contains(algorithm)) {
             throw new IllegalArgumentException("algorithm must be one of " + SETTINGS_ALGORITHMS + ": " + algorithm);
         }
@@ -130,12 +159,18 @@ public record RingConfig(KeyHash hash, int vnodesPerWeight, Algorithm algorithm,
         boolean ketama = hashName.equals(KETAMA_SETTING);
         KeyHash hash = ketama ? KeyHashes.ketama() : KeyHashes.byName(hashName);
         Algorithm a = algorithm.equals(MAGLEV_SETTING) ? Algorithm.MAGLEV : ketama ? Algorithm.KETAMA : Algorithm.RING;
-        return new RingConfig(hash, vnodesPerWeight, a, maglevTableSize);
+        KetamaFlavor flavor = ketamaFlavor == null ? KetamaFlavor.LIBKETAMA : KetamaFlavor.byName(ketamaFlavor);
+        return new RingConfig(hash, vnodesPerWeight, a, maglevTableSize, flavor);
     }
 
     /** The {@code hash} setting this config has: {@code ketama} for libketama's placement, else its key hash's name. */
     public String hashName() {
         return algorithm == Algorithm.KETAMA ? KETAMA_SETTING : hash.name();
+    }
+
+    /** The {@code ketamaFlavor} setting this config shows: its flavor's name with {@code hash=ketama}, else null. */
+    public String ketamaFlavorName() {
+        return hash.name().equals(KETAMA_SETTING) ? ketamaFlavor.settingName() : null;
     }
 
     /** The {@code algorithm} setting this config has: {@code maglev} or {@code ring}. */

@@ -48,4 +48,26 @@ public abstract class RingException extends RuntimeException {
             return id;
         }
     }
+
+    /** Two members would be placed by the same string (a node's hashKey, or its id when it has none). */
+    public static final class DuplicatePlacement extends RingException {
+        private final String id;
+
+        /**
+         * @param id     a node of the pair
+         * @param other  the other node
+         * @param hashed the one of the two whose hashKey makes the clash (the change to look at)
+         */
+        public DuplicatePlacement(String id, String other, String hashed) {
+            super("nodes " + (id.compareTo(other) < 0 ? id + " and " + other : other + " and " + id)
+                    + " would be placed by the same hashKey (a hashKey equal to another node's, or to its id); "
+                    + "look at " + hashed);
+            this.id = hashed;
+        }
+
+        /** The node whose hashKey makes the clash. */
+        public String id() {
+            return id;
+        }
+    }
 }

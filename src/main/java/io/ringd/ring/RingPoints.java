@@ -177,7 +177,7 @@ public final class RingPoints {
         if (found[0] < 0) {
             throw new IllegalStateException("no vnode of " + node + " hashes to " + point);
         }
-        return vnodeLabel(config, node, found[0]);
+        return vnodeLabel(config, member.placementKey(), found[0]);
     }
 
     /** How many vnode labels {@code node} has in {@code ring}: what labelling one of its points may hash. */
@@ -197,12 +197,15 @@ public final class RingPoints {
     public static final class VnodeLabels {
         private final RingConfig config;
         private final String node;
+        /** The string the labels start with: the node's hashKey, or its id. */
+        private final String placement;
         /** (biased hash << 32 | vnode index), ascending: a hash's smallest index first. */
         private final long[] sorted;
 
-        private VnodeLabels(RingConfig config, String node, long[] sorted) {
+        private VnodeLabels(RingConfig config, String node, String placement, long[] sorted) {
             this.config = config;
             this.node = node;
+            this.placement = placement;
             this.sorted = sorted;
         }
 
@@ -218,7 +221,7 @@ public final class RingPoints {
                 return true;
             });
             java.util.Arrays.sort(sorted);
-            return new VnodeLabels(config, node, sorted);
+            return new VnodeLabels(config, node, member.placementKey(), sorted);
         }
 
         /** How many labels these are. */
@@ -246,7 +249,7 @@ public final class RingPoints {
             if (lo == sorted.length || (sorted[lo] >>> 32) != (key >>> 32)) {
                 throw new IllegalStateException("no vnode of " + node + " hashes to " + point);
             }
-            return vnodeLabel(config, node, sorted[lo] & 0xFFFF_FFFFL);
+            return vnodeLabel(config, placement, sorted[lo] & 0xFFFF_FFFFL);
         }
 
         @Override
@@ -267,7 +270,7 @@ public final class RingPoints {
      */
     private static void forEachVnode(RingConfig config, Node member, int ketamaPoints, VnodeVisitor visitor) {
         if (config.algorithm() == RingConfig.Algorithm.KETAMA) {
-            int[] pts = Ketama.points(member.id(), 0, ketamaPoints);
+            int[] pts = Ketama.points(member.placementKey(), 0, ketamaPoints);
             for (int p = 0; p < pts.length; p++) {
                 if (!visitor.visit(Integer.toUnsignedLong(pts[p]), p)) {
                     return;
@@ -277,14 +280,17 @@ public final class RingPoints {
             long k = member.pointCount(config.vnodesPerWeight());
             KeyHash hash = config.hash();
             for (long i = 0; i < k; i++) {
-                if (!visitor.visit(hash.hashUnsigned(member.id() + "#" + i), i)) {
+                if (!visitor.visit(hash.hashUnsigned(member.placementKey() + "#" + i), i)) {
                     return;
                 }
             }
         }
     }
 
-    /** The label of vnode {@code index} of {@code node}: {@code X#i}, or {@code X-k[j]} for ketama. */
+    /**
+     * The label of vnode {@code index} of the node placed by {@code node} (its hashKey, or its
+     * id): {@code X#i}, or {@code X-k[j]} for ketama.
+     */
     private static String vnodeLabel(RingConfig config, String node, long index) {
         return config.algorithm() == RingConfig.Algorithm.KETAMA ? ketamaLabel(node, (int) index) : node + "#" + index;
     }
@@ -295,7 +301,7 @@ public final class RingPoints {
 
     private static int ketamaPointCount(HashRing ring, Node member) {
         Node[] members = ring.nodes().toArray(new Node[0]);
-        int[] counts = Ketama.pointCounts(members);
+        int[] counts = Ketama.pointCounts(members, ring.config().ketamaFlavor());
         for (int m = 0; m < members.length; m++) {
             if (members[m].id().equals(member.id())) {
                 return counts[m];
@@ -332,9 +338,9 @@ public final class RingPoints {
         RingConfig config = ring.config();
         List<Node> members = ring.nodes();
         int[] ketamaPoints = config.algorithm() == RingConfig.Algorithm.KETAMA
-                ? Ketama.pointCounts(members.toArray(new Node[0])) : new int[members.size()];
+                ? Ketama.pointCounts(members.toArray(new Node[0]), config.ketamaFlavor()) : new int[members.size()];
         for (int m = 0; m < members.size(); m++) {
-            String id = members.get(m).id();
+            String id = members.get(m).placementKey();
             forEachVnode(config, members.get(m), ketamaPoints[m], (hash, i) -> {
                 labels.computeIfAbsent(hash, h -> vnodeLabel(config, id, i));
                 return true;

@@ -13,7 +13,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /**
  * A batch of membership changes as clients send it, the body of
  * {@code POST /membership} (applied) and {@code POST /diff} (a dry run):
- * {@code {"changes":[{"op":"put","id","weight","zone"},{"op":"remove","id"}]}}.
+ * {@code {"changes":[{"op":"put","id","weight","zone","hashKey"},{"op":"remove","id"}]}}.
  * {@link #toChanges()} checks it, naming the input at fault
  * ({@code changes[2].weight}).
  *
@@ -34,6 +34,7 @@ public record ChangeBatch(
      * @param id     the node id
      * @param weight the weight of a put, in (0, 10000]
      * @param zone   the zone of a put; absent or null means no zone
+     * @param hashKey the placement string of a put; absent or null means its id
      */
     @Schema(name = "Change")
     public record Item(
@@ -43,7 +44,10 @@ public record ChangeBatch(
             @Schema(description = "Required for put, absent for remove; in (0, 10000]", nullable = true,
                     example = "1") Double weight,
             @Schema(description = "For put only; absent or null means no zone", nullable = true,
-                    example = "eu-1b") String zone) {
+                    example = "eu-1b") String zone,
+            @Schema(description = "For put only; the string the node is placed by (1 to 4096 bytes of UTF-8); "
+                    + "absent or null means its id", nullable = true, example = "localhost/10.0.0.8:11211")
+            String hashKey) {
     }
 
     /**
@@ -74,10 +78,11 @@ public record ChangeBatch(
             }
             switch (op) {
                 case "put" -> out.add(Change.put(NodeInput.node(NodeInput.newId(id, at + ".id"), c.weight(),
-                        c.zone(), at + ".")));
+                        c.zone(), c.hashKey(), at + ".")));
                 case "remove" -> {
-                    if (c.weight() != null || c.zone() != null) {
-                        throw new InvalidInputException(at + (c.weight() != null ? ".weight" : ".zone"),
+                    if (c.weight() != null || c.zone() != null || c.hashKey() != null) {
+                        throw new InvalidInputException(
+                                at + (c.weight() != null ? ".weight" : c.zone() != null ? ".zone" : ".hashKey"),
                                 "a remove takes only op and id");
                     }
                     out.add(Change.remove(id));

@@ -39,12 +39,20 @@ public final class NodeInput {
     }
 
     /**
-     * A node of that id, weight and zone, checked; {@code prefix} is put before
-     * the field names in refusals ({@code "changes[2]."}, or {@code ""}).
+     * A node of that id, weight, zone and placement string ({@code null}: its id), checked;
+     * {@code prefix} is put before the field names in refusals ({@code "changes[2]."}, or
+     * {@code ""}).
      *
-     * @throws InvalidInputException naming the weight or zone
+     * @throws InvalidInputException naming the weight, zone or hashKey
      */
-    public static Node node(String id, Double weight, String zone, String prefix) {
+    public static Node node(String id, Double weight, String zone, String hashKey, String prefix) {
+        if (hashKey != null) {
+            try {
+                Node.checkHashKey(hashKey);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(prefix + "hashKey", e.getMessage());
+            }
+        }
         if (weight == null) {
             throw new InvalidInputException(prefix + "weight", "weight is required");
         }
@@ -52,7 +60,7 @@ public final class NodeInput {
             throw new InvalidInputException(prefix + "weight", "weight must be in (0, 10000]: " + weight);
         }
         try {
-            return new Node(id, weight, zone);
+            return new Node(id, weight, zone, hashKey);
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(prefix + "zone", e.getMessage());
         }

@@ -283,7 +283,8 @@ public final class StateCodec {
         RingSettings settings = new RingSettings(required(s.hash(), "hash", path),
                 required(s.vnodesPerWeight(), "vnodesPerWeight", path),
                 required(s.algorithm(), "algorithm", path),
-                required(s.maglevTableSize(), "maglevTableSize", path));
+                required(s.maglevTableSize(), "maglevTableSize", path),
+                s.ketamaFlavor() != null ? s.ketamaFlavor() : RingSettings.defaultFlavor(s.hash()));
         try {
             SettingsPatch.validate(settings);
         } catch (InvalidInputException e) {

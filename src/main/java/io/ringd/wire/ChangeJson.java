@@ -1,5 +1,6 @@
 package io.ringd.wire;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
@@ -35,7 +36,7 @@ public sealed interface ChangeJson permits ChangeJson.Put, ChangeJson.Remove {
 
     static ChangeJson of(Change c) {
         if (c instanceof Change.Put p) {
-            return new Put(PUT, p.id(), p.node().weight(), p.node().zone());
+            return new Put(PUT, p.id(), p.node().weight(), p.node().zone(), p.node().hashKey());
         }
         return new Remove(REMOVE, c.id());
     }
@@ -43,15 +44,23 @@ public sealed interface ChangeJson permits ChangeJson.Put, ChangeJson.Remove {
     /**
      * Add or replace a node.
      *
-     * @param op     {@code put}
-     * @param id     the node id
-     * @param weight the weight
-     * @param zone   the zone, or {@code null}
+     * @param op      {@code put}
+     * @param id      the node id
+     * @param weight  the weight
+     * @param zone    the zone, or {@code null}
+     * @param hashKey the placement string, or {@code null} for the id (and absent from the JSON)
      */
-    record Put(String op, String id, Double weight, String zone) implements ChangeJson {
+    record Put(String op, String id, Double weight, String zone,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String hashKey) implements ChangeJson {
+
+        /** A put of a node placed by its id. */
+        public Put(String op, String id, Double weight, String zone) {
+            this(op, id, weight, zone, null);
+        }
+
         @Override
         public Change toChange() {
-            return Change.put(new NodeJson(id, weight, zone).toNode());
+            return Change.put(new NodeJson(id, weight, zone, hashKey).toNode());
         }
     }
 

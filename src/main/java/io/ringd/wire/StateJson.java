@@ -55,7 +55,7 @@ public record StateJson(Integer format, Long version,
      * then {@code op}. A mix-in for {@link ChangeJson.Put} on the mapper that
      * writes state files.
      */
-    @JsonPropertyOrder({ "id", "weight", "zone", "op" })
+    @JsonPropertyOrder({ "id", "weight", "zone", "hashKey", "op" })
     public interface StoredPutOrder {
     }
 }

@@ -110,7 +110,7 @@ class IncrementalBuildTest {
     /**
      * Under a hash of 64 values every node hashes some point twice and
      * shares points with others: random batches of joins, reweights up and
-     * down, zone changes and removals, each checked against the same
+     * down, zone and hashKey changes and removals, each checked against the same
      * membership built from scratch (points, owners, vnodes, preference).
      */
     @Test
@@ -132,7 +132,9 @@ class IncrementalBuildTest {
                     batch.add(Change.remove(id));
                 } else {
                     double weight = 0.125 * (1 + rnd.nextInt(40));
-                    batch.add(Change.put(new Node(id, weight, rnd.nextBoolean() ? null : "z" + rnd.nextInt(3))));
+                    String hashKey = rnd.nextInt(4) == 0 ? "key/" + id + "/" + rnd.nextInt(3) : null;
+                    batch.add(Change.put(new Node(id, weight, rnd.nextBoolean() ? null : "z" + rnd.nextInt(3),
+                            hashKey)));
                 }
             }
             ring = ring.apply(batch);

@@ -44,7 +44,7 @@ final class LinearScanRing {
             double product = vnodesPerWeight * n.weight();
             long k = Math.max(1L, (long) Math.floor(product + 0.5));
             for (long i = 0; i < k; i++) {
-                long p = Integer.toUnsignedLong(hash.hash(n.id() + "#" + i));
+                long p = Integer.toUnsignedLong(hash.hash(n.placementKey() + "#" + i));
                 all.computeIfAbsent(p, x -> new TreeSet<>()).add(n.id());
                 String had = owner.get(p);
                 if (had == null || bytewiseLess(n.id(), had)) {

@@ -58,7 +58,7 @@ final class PlacementOracles {
         double[] target = new double[n];
         double maxWeight = 0;
         for (int i = 0; i < n; i++) {
-            String id = sorted.get(i).id();
+            String id = sorted.get(i).placementKey();
             offset[i] = RingTesting.digest32("MD5", id + "#offset") % m;
             skip[i] = RingTesting.digest32("MD5", id + "#skip") % (m - 1) + 1;
             maxWeight = Math.max(maxWeight, sorted.get(i).weight());
@@ -165,8 +165,32 @@ final class PlacementOracles {
         return Math.max(1, (int) Math.floor((double) (float) product));
     }
 
-    /** The ketama ring: point -> owner (smallest id wins a collision). */
+    /**
+     * The digest count of each flavor, written again here from the clients' C, Java and
+     * JavaScript: libmemcached and spymemcached compute in float and add a double 1e-10; hashring
+     * computes in doubles.
+     */
+    static int ketamaDigests(KetamaFlavor flavor, double weight, double sum, int n) {
+        switch (flavor) {
+            case LIBKETAMA:
+                return ketamaDigests(weight, sum, n);
+            case LIBMEMCACHED: {
+                float pct = (float) weight / (float) sum;
+                float f = pct * (float) 160 / (float) 4 * (float) n;
+                return Math.max(1, (int) Math.floor((float) ((double) f + 0.0000000001)));
+            }
+            default:
+                return Math.max(1, (int) Math.floor(weight / sum * 40 * n));
+        }
+    }
+
+    /** The ketama ring of libketama's count: point -> owner (smallest id wins a collision). */
     static TreeMap<Long, String> ketamaRing(Collection<Node> nodes) {
+        return ketamaRing(nodes, KetamaFlavor.LIBKETAMA);
+    }
+
+    /** The ketama ring of {@code flavor}'s count, each node placed by its hashKey or id. */
+    static TreeMap<Long, String> ketamaRing(Collection<Node> nodes, KetamaFlavor flavor) {
         List<Node> sorted = sortedById(nodes);
         double sum = 0;
         for (Node n : sorted) {
@@ -174,9 +198,9 @@ final class PlacementOracles {
         }
         TreeMap<Long, String> ring = new TreeMap<>();
         for (Node n : sorted) {
-            int ks = ketamaDigests(n.weight(), sum, sorted.size());
+            int ks = ketamaDigests(flavor, n.weight(), sum, sorted.size());
             for (int k = 0; k < ks; k++) {
-                byte[] d = md5(n.id() + "-" + k);
+                byte[] d = md5(n.placementKey() + "-" + k);
                 for (int j = 0; j < 4; j++) {
                     long p = (d[4 * j] & 0xffL) | (d[4 * j + 1] & 0xffL) << 8 | (d[4 * j + 2] & 0xffL) << 16
                             | (d[4 * j + 3] & 0xffL) << 24;
@@ -188,13 +212,17 @@ final class PlacementOracles {
     }
 
     static long ketamaVnodes(Collection<Node> nodes) {
+        return ketamaVnodes(nodes, KetamaFlavor.LIBKETAMA);
+    }
+
+    static long ketamaVnodes(Collection<Node> nodes, KetamaFlavor flavor) {
         double sum = 0;
         for (Node n : sortedById(nodes)) {
             sum += n.weight();
         }
         long total = 0;
         for (Node n : nodes) {
-            total += 4L * ketamaDigests(n.weight(), sum, nodes.size());
+            total += 4L * ketamaDigests(flavor, n.weight(), sum, nodes.size());
         }
         return total;
     }

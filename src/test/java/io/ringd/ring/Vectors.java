@@ -40,8 +40,24 @@ public final class Vectors {
 
     public static Node node(JsonNode n) {
         JsonNode zone = n.get("zone");
+        JsonNode hashKey = n.get("hashKey");
         return new Node(n.get("id").asString(), n.get("weight").asDouble(),
-                zone == null || zone.isNull() ? null : zone.asString());
+                zone == null || zone.isNull() ? null : zone.asString(),
+                hashKey == null || hashKey.isNull() ? null : hashKey.asString());
+    }
+
+    /**
+     * The config of a vector whose settings are written as the service shows them: {@code hash},
+     * and where given {@code vnodesPerWeight}, {@code algorithm}, {@code maglevTableSize},
+     * {@code ketamaFlavor}.
+     */
+    public static RingConfig settings(JsonNode vector) {
+        JsonNode s = vector.get("settings");
+        return RingConfig.of(s.get("hash").asString(),
+                s.has("vnodesPerWeight") ? s.get("vnodesPerWeight").asInt() : RingConfig.DEFAULT_VNODES_PER_WEIGHT,
+                s.has("algorithm") ? s.get("algorithm").asString() : RingConfig.DEFAULT_ALGORITHM,
+                s.has("maglevTableSize") ? s.get("maglevTableSize").asInt() : RingConfig.DEFAULT_MAGLEV_TABLE_SIZE,
+                s.has("ketamaFlavor") ? s.get("ketamaFlavor").asString() : null);
     }
 
     public static List<Node> nodes(JsonNode vector) {

@@ -35,6 +35,7 @@ final class Refusals {
             new Refusal<>(RingException.LimitExceeded.class, (e, field) -> Problems.LIMIT_EXCEEDED
                     .detail(e.getMessage() + "; nothing was changed", field)),
             naming(RingException.InvalidBatch.class, Problems.BAD_REQUEST, "changes"),
+            naming(RingException.DuplicatePlacement.class, Problems.BAD_REQUEST, "hashKey"),
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
