@@ -76,6 +76,18 @@ class KetamaInteropTest extends RealServerTest {
     /** spymemcached's ASCII-protocol limits the waits on its futures. */
     static final long SPY_WAIT_SECONDS = 10;
 
+    static final String LIBKETAMA = "libketama";
+    static final String LIBMEMCACHED = "libmemcached";
+    static final String HASHRING = "hashring";
+    static final List<String> FLAVORS = List.of(LIBKETAMA, LIBMEMCACHED, HASHRING);
+    /**
+     * The weight sets of the vectors (ketama-flavors.json) where the clients' arithmetic
+     * differs: each gives some server another number of digests under one flavor or another.
+     */
+    static final int[][] WEIGHT_SETS = {{1, 1, 1, 2, 14, 21}, {1, 1, 1, 1, 27, 29}, {1, 1, 1, 1, 19, 25}};
+    static final KetamaNodeKeyFormatter.Format SPYMEMCACHED_FORMAT = KetamaNodeKeyFormatter.Format.SPYMEMCACHED;
+    static final KetamaNodeKeyFormatter.Format LIBMEMCACHED_FORMAT = KetamaNodeKeyFormatter.Format.LIBMEMCACHED;
+
     static final java.util.regex.Pattern NPM_REPLACEMENT_PATTERN = java.util.regex.Pattern.compile("\\$[$&'`]");
 
     static MemcachedServers memcached;
@@ -97,8 +109,7 @@ class KetamaInteropTest extends RealServerTest {
     }
 
     @BeforeEach
-    void emptyServers() {
-        memcached.flushAll();
+    void quietSpymemcached() {
         // spymemcached logs every connection at INFO through SLF4J (set below); the test wants its warnings only
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("net.spy.memcached"))
                 .setLevel(ch.qos.logback.classic.Level.WARN);
@@ -106,6 +117,24 @@ class KetamaInteropTest extends RealServerTest {
 
     static {
         System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
+        // KetamaNodeLocator asserts 160 points a server, which a weighted continuum need not have (its
+        // floors lose digests: 956 points for 1,1,1,1,27,29); surefire runs with -ea, production without
+        KetamaInteropTest.class.getClassLoader().setPackageAssertionStatus("net.spy.memcached", false);
+    }
+
+    @Test
+    void theWeightSets_areTheVectors() throws IOException {
+        JsonNode vectors = json(java.nio.file.Files.readString(
+                java.nio.file.Path.of("src/test/resources/vectors/ketama-flavors.json")));
+        Set<String> sets = new HashSet<>();
+        for (JsonNode c : vectors.get("cases")) {
+            List<Integer> w = new ArrayList<>();
+            c.get("nodes").forEach(n -> w.add(n.get("weight").asInt()));
+            sets.add(w.toString());
+        }
+        for (int[] set : WEIGHT_SETS) {
+            assertThat(sets).contains(java.util.Arrays.toString(set));
+        }
     }
 
     // ------------------------------------------------------------------ the keys themselves
@@ -124,13 +153,30 @@ class KetamaInteropTest extends RealServerTest {
 
     // ------------------------------------------------------------------ libmemcached (pylibmc)
 
-    /** pylibmc with {@code ketama_weighted}, five servers of weight 1: ringd's ketama places every key alike. */
+    /** pylibmc with {@code ketama_weighted}, five servers of weight 1: every key where ringd routes it. */
     @Test
     void pylibmcKetamaWeighted_equalWeights_everyKeyOnTheServerRingdRoutesItTo() {
-        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        long v = configure(null, members);
-        Map<String, Server> placed = store(Client.pylibmcWeighted(), members, "p1");
-        assertPlacedAsRingdRoutes(placed, members, v);
+        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), equalWeights(5));
+        long v = configure(LIBMEMCACHED, members);
+        assertPlacedAsRingdRoutes(store(Client.pylibmcWeighted(), members, "p1"), members, v);
+    }
+
+    /**
+     * The vectors' weight sets: with {@code ketamaFlavor=libmemcached} every key is where
+     * libmemcached put it; libketama's and hashring's counts misplace keys wherever they give a
+     * server another number of points.
+     */
+    @Test
+    void pylibmcKetamaWeighted_unequalWeights_onlyTheLibmemcachedFlavorPlacesEveryKey() {
+        assertOnlyFlavorPlacesEveryKey(Client.pylibmcWeighted(), LIBMEMCACHED, KetamaInteropTest::libmemcachedNames);
+    }
+
+    /** 25 servers of weight 1: libmemcached's float arithmetic gives each 39 digests (156 points), not 40. */
+    @Test
+    void pylibmcKetamaWeighted_25EqualServers_156PointsEach_onlyTheLibmemcachedFlavor() {
+        List<Member> members = libmemcachedNames(memcached.servers(), equalWeights(25));
+        assertOnlyFlavor(Client.pylibmcWeighted(), LIBMEMCACHED, members, "p25", Set.of(LIBKETAMA, HASHRING));
+        assertThat(ownershipPoints(configure(LIBMEMCACHED, members)).values()).containsOnly(156);
     }
 
     /**
@@ -143,8 +189,8 @@ class KetamaInteropTest extends RealServerTest {
      */
     @Test
     void pylibmcPlainKetama_isAnotherContinuum_hundredPointsAndTheHashBehavior() {
-        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        long v = configure(null, members);
+        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), equalWeights(5));
+        long v = configure(LIBMEMCACHED, members);
         Map<String, String> ringd = routes(keys, v);
 
         Map<String, Server> oneAtATime = store(Client.pylibmc(Map.of("ketama", true)), members, "p1");
@@ -153,7 +199,6 @@ class KetamaInteropTest extends RealServerTest {
         assertThat(misplacedByRingd(oneAtATime, ringd, members)).as("keys ringd's ketama places elsewhere")
                 .hasSizeGreaterThan(KEYS / 2);
 
-        memcached.flushAll();
         Map<String, Server> md5 = store(Client.pylibmc(Map.of("ketama", true, "hash", "md5")), members, "p2");
         assertThat(mismatches(md5, plainKetama(members, KetamaInteropTest::md5LittleEndian)))
                 .as("plain ketama, hash md5: 100 MD5 points per server").isEmpty();
@@ -161,13 +206,50 @@ class KetamaInteropTest extends RealServerTest {
                 .hasSizeGreaterThan(KEYS / 2);
     }
 
+    /**
+     * Plain {@code ketama} with a server of weight above 1: libmemcached switches to the weighted
+     * continuum as it adds that server (hosts.cc, server_add), but keys still hash with the
+     * {@code hash} behavior. With {@code "hash": "md5"} that is ringd's libmemcached flavor; with
+     * the default one-at-a-time it is ringd's points with keys hashed one-at-a-time.
+     */
+    @Test
+    void pylibmcPlainKetama_aWeightAbove1_isTheWeightedContinuum_keysByTheHashBehavior() {
+        List<Member> members = libmemcachedNames(mixed6(), WEIGHT_SETS[0]);
+        long v = configure(LIBMEMCACHED, members);
+        Map<String, Server> md5 = store(Client.pylibmc(Map.of("ketama", true, "hash", "md5")), members, "p1");
+        assertPlacedAsRingdRoutes(md5, members, v);
+
+        Map<String, Server> oneAtATime = store(Client.pylibmc(Map.of("ketama", true)), members, "p2");
+        TreeMap<Long, Server> continuum = new TreeMap<>();
+        Map<String, Server> byId = new HashMap<>();
+        members.forEach(m -> byId.put(m.id(), m.server()));
+        for (JsonNode p : fastGet("/points").get("points")) {
+            continuum.put(p.get("hash").asLong(), byId.get(p.get("node").asString()));
+        }
+        Map<String, Server> model = new HashMap<>();
+        for (String key : keys) {
+            Map.Entry<Long, Server> e = continuum.ceilingEntry(oneAtATime(key.getBytes(StandardCharsets.UTF_8)));
+            model.put(key, (e != null ? e : continuum.firstEntry()).getValue());
+        }
+        assertThat(mismatches(oneAtATime, model)).as("ringd's points, keys hashed one-at-a-time").isEmpty();
+        assertThat(misplacedByRingd(oneAtATime, routes(keys, v), members)).hasSizeGreaterThan(KEYS / 2);
+    }
+
     @Test
     void pylibmcKetamaWeighted_oneServerOutOneIn_movesExactlyWhatRingdsDiffSays() {
         List<Server> s = memcached.servers();
-        List<Member> before = libmemcachedNames(s.subList(0, 5), weights(1, 1, 1, 1, 1));
-        List<Member> after = libmemcachedNames(List.of(s.get(0), s.get(1), s.get(3), s.get(4), s.get(5)),
-                weights(1, 1, 1, 1, 1));
-        assertMovesAsDiffSays(Client.pylibmcWeighted(), null, before, after);
+        assertMovesAsDiffSays(Client.pylibmcWeighted(), LIBMEMCACHED,
+                libmemcachedNames(s.subList(0, 5), equalWeights(5)),
+                libmemcachedNames(List.of(s.get(0), s.get(1), s.get(3), s.get(4), s.get(5)), equalWeights(5)));
+    }
+
+    /** Weighted: every server's point count changes with the membership, so keys move between servers that stay. */
+    @Test
+    void pylibmcKetamaWeighted_unequalWeights_oneServerOutOneIn_movesExactlyWhatRingdsDiffSays() {
+        List<Server> s = mixed6();
+        assertMovesAsDiffSays(Client.pylibmcWeighted(), LIBMEMCACHED, libmemcachedNames(s, WEIGHT_SETS[0]),
+                libmemcachedNames(List.of(s.get(0), s.get(1), s.get(2), s.get(3), s.get(5), memcached.get(9)),
+                        weights(1, 1, 1, 2, 21, 3)));
     }
 
     // ------------------------------------------------------------------ npm memcached (hashring)
@@ -175,17 +257,31 @@ class KetamaInteropTest extends RealServerTest {
     /** The npm memcached client, five servers of weight 1 in its object form. */
     @Test
     void npmMemcached_equalWeights_everyKeyOnTheServerRingdRoutesItTo() {
-        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        long v = configure(null, members);
-        Map<String, Server> placed = store(Client.npm(), members, "n1");
-        assertPlacedAsRingdRoutes(placed, members, v);
+        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), equalWeights(5));
+        long v = configure(HASHRING, members);
+        assertPlacedAsRingdRoutes(store(Client.npm(), members, "n1"), members, v);
+    }
+
+    @Test
+    void npmMemcached_unequalWeights_onlyTheHashringFlavorPlacesEveryKey() {
+        assertOnlyFlavorPlacesEveryKey(Client.npm(), HASHRING, KetamaInteropTest::libmemcachedNames);
+    }
+
+    /** 7 servers of weight 1: hashring's double arithmetic gives each 39 digests (156 points), not 40. */
+    @Test
+    void npmMemcached_7EqualServers_156PointsEach_onlyTheHashringFlavor() {
+        List<Server> s = memcached.servers();
+        List<Member> members = libmemcachedNames(List.of(s.get(0), s.get(1), s.get(2), s.get(3), s.get(6), s.get(7),
+                s.get(8)), equalWeights(7));
+        assertOnlyFlavor(Client.npm(), HASHRING, members, "n7", Set.of(LIBKETAMA, LIBMEMCACHED));
+        assertThat(ownershipPoints(configure(HASHRING, members)).values()).containsOnly(156);
     }
 
     /** The client's own continuum (its HashRing's points) is GET /points, point for point. */
     @Test
     void npmMemcached_continuum_isRingdsPoints() {
-        List<Member> members = libmemcachedNames(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        configure(null, members);
+        List<Member> members = libmemcachedNames(mixed6(), WEIGHT_SETS[1]);
+        configure(HASHRING, members);
         ObjectNode request = scriptRequest(members, List.of(), "");
         request.put("mode", "points");
         Map<String, String> byServer = new HashMap<>();
@@ -194,31 +290,36 @@ class KetamaInteropTest extends RealServerTest {
         for (JsonNode p : ClientScripts.npmMemcached(request).get("points")) {
             client.add(p.get("hash").asLong() + " " + byServer.get(p.get("server").asString()));
         }
-        assertThat(client).hasSize(800).isEqualTo(ringdPoints());
+        assertThat(client).hasSize(960).isEqualTo(ringdPoints());
     }
 
     @Test
     void npmMemcached_oneServerOutOneIn_movesExactlyWhatRingdsDiffSays() {
         List<Server> s = memcached.servers();
-        List<Member> before = libmemcachedNames(s.subList(0, 5), weights(1, 1, 1, 1, 1));
-        List<Member> after = libmemcachedNames(List.of(s.get(1), s.get(2), s.get(3), s.get(4), s.get(6)),
-                weights(1, 1, 1, 1, 1));
-        assertMovesAsDiffSays(Client.npm(), null, before, after);
+        assertMovesAsDiffSays(Client.npm(), HASHRING, libmemcachedNames(s.subList(0, 5), equalWeights(5)),
+                libmemcachedNames(List.of(s.get(1), s.get(2), s.get(3), s.get(4), s.get(6)), equalWeights(5)));
+    }
+
+    @Test
+    void npmMemcached_unequalWeights_oneServerOutOneIn_movesExactlyWhatRingdsDiffSays() {
+        List<Server> s = mixed6();
+        assertMovesAsDiffSays(Client.npm(), HASHRING, libmemcachedNames(s, WEIGHT_SETS[2]),
+                libmemcachedNames(List.of(s.get(0), s.get(2), s.get(3), s.get(4), s.get(5), memcached.get(10)),
+                        weights(1, 1, 1, 19, 25, 2)));
     }
 
     // ------------------------------------------------------------------ spymemcached
 
     /**
      * spymemcached's {@code KetamaConnectionFactory} (key format SPYMEMCACHED, no weights), servers
-     * given by address: it hashes {@code 127.0.0.1:PORT} (port 11211 kept), ringd's node ids. Every
-     * key a spymemcached application wrote is on the server ringd's Java client routes it to.
+     * given by address: it hashes {@code ip:port} (port 11211 kept), ringd's node ids. Every key a
+     * spymemcached application wrote is on the server ringd and its Java client route it to.
      */
     @Test
     void spymemcached_addresses_everyKeyOnTheServerRingdAndItsJavaClientRouteItTo() throws Exception {
-        List<Member> members = spyAddresses(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        long v = configure(null, members);
-        Map<String, Server> placed = store(Client.spymemcached(KetamaNodeKeyFormatter.Format.SPYMEMCACHED, false),
-                members, "s1");
+        List<Member> members = spyAddresses(memcached.servers().subList(0, 5), equalWeights(5));
+        long v = configure(LIBKETAMA, members);
+        Map<String, Server> placed = store(Client.spymemcached(SPYMEMCACHED_FORMAT, false), members, "s1");
         assertPlacedAsRingdRoutes(placed, members, v);
         assertPlacedAsJavaClientRoutes(placed, members, v);
     }
@@ -229,43 +330,113 @@ class KetamaInteropTest extends RealServerTest {
      */
     @Test
     void spymemcached_libmemcachedFormat_hostNames_everyKeyOnTheServerRingdRoutesItTo() {
-        List<Member> members = spyLibmemcachedNames(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        long v = configure(null, members);
-        Map<String, Server> placed = store(Client.spymemcached(KetamaNodeKeyFormatter.Format.LIBMEMCACHED, false),
-                members, "s2");
+        List<Member> members = spyLibmemcachedNames(memcached.servers().subList(0, 5), equalWeights(5));
+        long v = configure(LIBKETAMA, members);
+        assertPlacedAsRingdRoutes(store(Client.spymemcached(LIBMEMCACHED_FORMAT, false), members, "s2"), members, v);
+    }
+
+    /**
+     * Key format SPYMEMCACHED with servers given by host name: spymemcached hashes
+     * {@code name/ip:port}, which is no node id, so each node is named {@code cache-N} and carries
+     * that string as its {@code hashKey}. Renaming the nodes (same hashKeys) then moves no key
+     * from one server to another.
+     */
+    @Test
+    void spymemcachedWeighted_hostNames_nodesWithHashKeys_everyKeyWhereRingdAndItsJavaClientRouteIt()
+            throws Exception {
+        List<Member> members = spyHashKeys(mixed6(), WEIGHT_SETS[0], "cache-");
+        assertThat(members).allSatisfy(m -> assertThat(m.hashKey()).contains("/").endsWith(":" + m.server().port()));
+        long v = configure(LIBMEMCACHED, members);
+        Map<String, Server> placed = store(Client.spymemcached(SPYMEMCACHED_FORMAT, true), members, "s1");
         assertPlacedAsRingdRoutes(placed, members, v);
+        assertPlacedAsJavaClientRoutes(placed, members, v);
+
+        List<Member> renamed = spyHashKeys(mixed6(), WEIGHT_SETS[0], "memcached-");
+        ArrayNode changes = JSON.createArrayNode();
+        members.forEach(m -> changes.addObject().put("op", "remove").put("id", m.id()));
+        renamed.forEach(m -> changes.add(putChange(m)));
+        Response r = batch(changes.toString());
+        assertThat(r.statusCode()).as("rename: %s", r.asString()).isEqualTo(200);
+        long v2 = json(r).get("version").asLong();
+        JsonNode diff = fastGet("/diff?from=" + v + "&to=" + v2 + "&maxRanges=0&maxFlows=100000");
+        for (JsonNode flow : diff.get("flows")) {
+            assertThat(flow.get("to").asString()).as("a renamed node takes only its own arcs")
+                    .isEqualTo(flow.get("from").asString().replace("cache-", "memcached-"));
+        }
+        assertPlacedAsRingdRoutes(placed, renamed, v2);
+    }
+
+    @Test
+    void spymemcachedWeighted_unequalWeights_onlyTheLibmemcachedFlavorPlacesEveryKey() {
+        assertOnlyFlavorPlacesEveryKey(Client.spymemcached(SPYMEMCACHED_FORMAT, true), LIBMEMCACHED,
+                KetamaInteropTest::spyAddresses);
     }
 
     /** spymemcached's own continuum (its KetamaNodeLocator's points) is GET /points, point for point. */
     @Test
-    void spymemcached_continuum_isRingdsPoints() throws Exception {
-        List<Member> members = spyAddresses(memcached.servers().subList(0, 5), weights(1, 1, 1, 1, 1));
-        configure(null, members);
-        assertThat(spyContinuum(KetamaNodeKeyFormatter.Format.SPYMEMCACHED, false, members)).hasSize(800)
-                .isEqualTo(ringdPoints());
+    void spymemcachedWeighted_continuum_isRingdsPoints() throws Exception {
+        List<Member> members = spyAddresses(mixed6(), WEIGHT_SETS[1]);
+        configure(LIBMEMCACHED, members);
+        assertThat(spyContinuum(SPYMEMCACHED_FORMAT, true, members)).hasSize(956).isEqualTo(ringdPoints());
     }
 
     /**
-     * Without weights, spymemcached's locator gives every server 160 points whatever the number
-     * of servers; with 25 servers that is what libketama's arithmetic gives too.
+     * Without weights spymemcached's locator gives every server 40 digests (160 points) whatever
+     * the number of servers: with 25 that is libketama's count, and libmemcached's (39 digests
+     * there) misplaces keys. So ringd's libmemcached flavor is spymemcached's weighted locator,
+     * not its unweighted one.
      */
     @Test
-    void spymemcached_noWeights_25Servers_everyKeyOnTheServerRingdRoutesItTo() {
+    void spymemcachedWithoutWeights_25Servers_isLibketamasCount_notLibmemcacheds() {
         List<Member> members = spyAddresses(memcached.servers(), equalWeights(25));
-        long v = configure(null, members);
-        Map<String, Server> placed = store(Client.spymemcached(KetamaNodeKeyFormatter.Format.SPYMEMCACHED, false),
-                members, "s3");
-        assertPlacedAsRingdRoutes(placed, members, v);
+        assertOnlyFlavor(Client.spymemcached(SPYMEMCACHED_FORMAT, false), LIBKETAMA, members, "s25",
+                Set.of(LIBMEMCACHED));
+    }
+
+    /** The same 25 servers with a weights map (every weight 1): libmemcached's count, 156 points each. */
+    @Test
+    void spymemcachedWithWeights_25EqualServers_isLibmemcachedsCount() {
+        List<Member> members = spyAddresses(memcached.servers(), equalWeights(25));
+        assertOnlyFlavor(Client.spymemcached(SPYMEMCACHED_FORMAT, true), LIBMEMCACHED, members, "w25",
+                Set.of(LIBKETAMA, HASHRING));
+    }
+
+    /**
+     * 61 servers without weights (spymemcached's continuum alone, no server needed): 160 points
+     * each, where ringd's libketama and libmemcached flavors give 156; hashring's count happens
+     * to give 160 there. No flavor is spymemcached's unweighted count for every server count.
+     */
+    @Test
+    void spymemcachedWithoutWeights_61Servers_160PointsEach_whereLibketamaGives156() throws Exception {
+        List<Member> members = new ArrayList<>();
+        for (int i = 0; i < 61; i++) {
+            members.add(new Member(new Server("127.0.0.1", 40_000 + i), 1, "127.0.0.1:" + (40_000 + i), null));
+        }
+        List<String> spy = spyLocatorContinuum(members);
+        assertThat(spy).hasSize(61 * 160);
+        configure(LIBKETAMA, members);
+        assertThat(ringdPoints()).hasSize(61 * 156).isNotEqualTo(spy);
+        configure(LIBMEMCACHED, members);
+        assertThat(ringdPoints()).hasSize(61 * 156);
+        configure(HASHRING, members);
+        assertThat(ringdPoints()).isEqualTo(spy);
     }
 
     @Test
     void spymemcached_oneServerOutOneIn_movesExactlyWhatRingdsDiffSays() {
         List<Server> s = memcached.servers();
-        List<Member> before = spyAddresses(s.subList(0, 5), weights(1, 1, 1, 1, 1));
-        List<Member> after = spyAddresses(List.of(s.get(0), s.get(1), s.get(2), s.get(3), s.get(7)),
-                weights(1, 1, 1, 1, 1));
-        assertMovesAsDiffSays(Client.spymemcached(KetamaNodeKeyFormatter.Format.SPYMEMCACHED, false), null, before,
-                after);
+        assertMovesAsDiffSays(Client.spymemcached(SPYMEMCACHED_FORMAT, false), LIBKETAMA,
+                spyAddresses(s.subList(0, 5), equalWeights(5)),
+                spyAddresses(List.of(s.get(0), s.get(1), s.get(2), s.get(3), s.get(7)), equalWeights(5)));
+    }
+
+    @Test
+    void spymemcachedWeighted_hashKeys_oneServerOutOneIn_movesExactlyWhatRingdsDiffSays() {
+        List<Server> s = mixed6();
+        assertMovesAsDiffSays(Client.spymemcached(SPYMEMCACHED_FORMAT, true), LIBMEMCACHED,
+                spyHashKeys(s, WEIGHT_SETS[1], "cache-"),
+                spyHashKeys(List.of(s.get(0), s.get(1), s.get(2), s.get(4), s.get(5), memcached.get(11)),
+                        weights(1, 1, 1, 27, 29, 5), "cache-"));
     }
 
     // ------------------------------------------------------------------ the checks
@@ -297,24 +468,10 @@ class KetamaInteropTest extends RealServerTest {
         assertThat(r.statusCode()).as("membership change: %s", r.asString()).isEqualTo(200);
         long v2 = json(r).get("version").asLong();
 
-        memcached.flushAll();
         Map<String, Server> second = store(client, after, "after");
         assertPlacedAsRingdRoutes(second, after, v2);
 
-        JsonNode diff = fastGet("/diff?from=" + v1 + "&to=" + v2 + "&maxRanges=100000&maxFlows=0");
-        assertThat(diff.get("rangesTruncated").asBoolean()).isFalse();
-        long[] starts = new long[diff.get("ranges").size()];
-        long[] ends = new long[starts.length];
-        String[] from = new String[starts.length];
-        String[] to = new String[starts.length];
-        int i = 0;
-        for (JsonNode range : diff.get("ranges")) {
-            starts[i] = range.get("start").asLong();
-            ends[i] = range.get("end").asLong();
-            from[i] = range.get("from").asString();
-            to[i] = range.get("to").asString();
-            i++;
-        }
+        Ranges diff = Ranges.of(fastGet("/diff?from=" + v1 + "&to=" + v2 + "&maxRanges=100000&maxFlows=0"));
         Map<Server, String> idOf = new HashMap<>();
         before.forEach(m -> idOf.put(m.server(), m.id()));
         after.forEach(m -> idOf.put(m.server(), m.id()));
@@ -322,25 +479,143 @@ class KetamaInteropTest extends RealServerTest {
         Set<String> moved = new HashSet<>();
         Set<String> predicted = new HashSet<>();
         List<String> wrongEnds = new ArrayList<>();
+        int betweenStaying = 0;
         for (String key : client.keys()) {
-            if (!first.get(key).equals(second.get(key))) {
+            String was = idOf.get(first.get(key));
+            String now = idOf.get(second.get(key));
+            if (!was.equals(now)) {
                 moved.add(key);
+                if (afterIds.contains(was) && beforeIds.contains(now)) {
+                    betweenStaying++;
+                }
             }
-            int at = rangeOf(starts, ends, ketamaHash(key));
+            int at = diff.indexOf(ketamaHash(key));
             if (at >= 0) {
                 predicted.add(key);
-                String was = idOf.get(first.get(key));
-                String now = idOf.get(second.get(key));
-                if (!from[at].equals(was) || !to[at].equals(now)) {
-                    wrongEnds.add(key + ": the diff says " + from[at] + " -> " + to[at] + ", the client moved it "
-                            + was + " -> " + now);
+                if (!diff.from()[at].equals(was) || !diff.to()[at].equals(now)) {
+                    wrongEnds.add(key + ": the diff says " + diff.from()[at] + " -> " + diff.to()[at]
+                            + ", the client moved it " + was + " -> " + now);
                 }
             }
         }
+        System.out.printf("KetamaInteropTest: %s, %s -> %s: %d of %d keys moved, %d between servers in both%n",
+                client, ids(before), ids(after), moved.size(), client.keys().size(), betweenStaying);
         assertThat(moved).as("keys the client moved").isNotEmpty();
+        if (before.stream().mapToInt(Member::weight).distinct().count() > 1) {
+            // weighted: a member's digest count depends on every weight, so servers that stay trade keys too
+            assertThat(betweenStaying).as("keys moved between two servers of both memberships").isPositive();
+        }
         assertThat(moved).as("keys the client moved, against keys in the diff's moved ranges (%d ranges, %d values)",
-                starts.length, diff.get("movedCount").asLong()).isEqualTo(predicted);
+                diff.starts().length, diff.movedCount()).isEqualTo(predicted);
         assertThat(wrongEnds).as("moved keys whose old or new server is not the diff's").isEmpty();
+    }
+
+    /**
+     * For each of {@link #WEIGHT_SETS} on {@link #mixed6()}: only {@code flavor} places every key
+     * where {@code client} put it (see {@link #assertOnlyFlavor}); over the sets, every other
+     * flavor misplaces keys at least once.
+     */
+    private void assertOnlyFlavorPlacesEveryKey(Client client, String flavor,
+            java.util.function.BiFunction<List<Server>, int[], List<Member>> naming) {
+        Set<String> refuted = new java.util.TreeSet<>();
+        for (int i = 0; i < WEIGHT_SETS.length; i++) {
+            refuted.addAll(assertOnlyFlavor(client, flavor, naming.apply(mixed6(), WEIGHT_SETS[i]), "w" + i, Set.of()));
+        }
+        assertThat(refuted).as("flavors that misplace keys on some weight set")
+                .containsExactlyInAnyOrderElementsOf(FLAVORS.stream().filter(f -> !f.equals(flavor)).toList());
+    }
+
+    /**
+     * {@code members} through {@code client}: with {@code flavor} every key is where ringd routes
+     * it. Switched to each other flavor, ringd misplaces exactly the keys whose hash lies in the
+     * moved ranges of the diff between the two flavors' rings, and none when that diff is empty.
+     * So that a flavor that differs is shown to misplace keys however few the stored keys are in
+     * its ranges, up to 16 probe keys ({@code probe:...}) hashed into each diff's ranges are
+     * stored with the others. Those in {@code mustMisplace} must differ. Answers the flavors that
+     * misplaced keys.
+     */
+    private Set<String> assertOnlyFlavor(Client client, String flavor, List<Member> members, String value,
+            Set<String> mustMisplace) {
+        long v = configure(flavor, members);
+        Map<String, Ranges> diffs = new LinkedHashMap<>();
+        for (String other : FLAVORS) {
+            if (!other.equals(flavor)) {
+                diffs.put(other, Ranges.of(fastGet("/diff?from=" + v + "&to=" + setFlavor(other)
+                        + "&maxRanges=100000&maxFlows=0")));
+            }
+        }
+        long vr = setFlavor(flavor);
+        List<String> probes = new ArrayList<>();
+        diffs.forEach((other, ranges) -> probes.addAll(ranges.probes("probe:" + other + ":", 16)));
+        Map<String, Server> placed = store(client, members, value, probes);
+        assertPlacedAsRingdRoutes(placed, members, vr);
+
+        Set<String> refuted = new HashSet<>();
+        for (Map.Entry<String, Ranges> d : diffs.entrySet()) {
+            String other = d.getKey();
+            long vo = setFlavor(other);
+            Set<String> wrong = misplacedKeys(placed, routes(List.copyOf(placed.keySet()), vo), members);
+            Set<String> predicted = new HashSet<>();
+            placed.keySet().stream().filter(k -> d.getValue().holds(ketamaHash(k))).forEach(predicted::add);
+            long inStored = wrong.stream().filter(k -> !k.startsWith("probe:")).count();
+            System.out.printf("KetamaInteropTest: %s, weights %s: ketamaFlavor=%s moves %d hash values and "
+                    + "misplaces %d of %d keys (and %d probes)%n", client, members.stream().map(Member::weight).toList(),
+                    other, d.getValue().movedCount, inStored, placed.size() - probes.size(), wrong.size() - inStored);
+            assertThat(wrong).as("keys %s misplaces, against the keys in its diff's moved ranges", other)
+                    .isEqualTo(predicted);
+            if (d.getValue().movedCount > 0) {
+                assertThat(wrong).as("keys %s misplaces", other).isNotEmpty();
+                refuted.add(other);
+            }
+        }
+        assertThat(refuted).as("flavors that misplace keys").containsAll(mustMisplace);
+        return refuted;
+    }
+
+    /** PUT /settings {"ketamaFlavor": flavor} on the ketama ring; the version it answers. */
+    private long setFlavor(String flavor) {
+        Response r = adminJson("{\"ketamaFlavor\":\"" + flavor + "\"}").put("/settings");
+        assertThat(r.statusCode()).as("ketamaFlavor %s: %s", flavor, r.asString()).isEqualTo(200);
+        return json(r).get("version").asLong();
+    }
+
+    /** The moved ranges of a diff, sorted by start. */
+    record Ranges(long[] starts, long[] ends, String[] from, String[] to, long movedCount) {
+        static Ranges of(JsonNode diff) {
+            assertThat(diff.get("rangesTruncated").asBoolean()).isFalse();
+            int n = diff.get("ranges").size();
+            Ranges r = new Ranges(new long[n], new long[n], new String[n], new String[n],
+                    diff.get("movedCount").asLong());
+            int i = 0;
+            for (JsonNode range : diff.get("ranges")) {
+                r.starts[i] = range.get("start").asLong();
+                r.ends[i] = range.get("end").asLong();
+                r.from[i] = range.get("from").asString();
+                r.to[i] = range.get("to").asString();
+                i++;
+            }
+            return r;
+        }
+
+        /** The range holding {@code hash}, or -1. */
+        int indexOf(long hash) {
+            return rangeOf(starts, ends, hash);
+        }
+
+        boolean holds(long hash) {
+            return indexOf(hash) >= 0;
+        }
+
+        /** Up to {@code max} keys {@code prefix + i} whose hash is in a range (at most 2,000,000 tried). */
+        List<String> probes(String prefix, int max) {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < 2_000_000 && out.size() < max && movedCount > 0; i++) {
+                if (holds(ketamaHash(prefix + i))) {
+                    out.add(prefix + i);
+                }
+            }
+            return out;
+        }
     }
 
     /** Every key on exactly one server, and that server the node ringd routes it to at {@code version}. */
@@ -378,6 +653,19 @@ class KetamaInteropTest extends RealServerTest {
         return wrong;
     }
 
+    private static Set<String> misplacedKeys(Map<String, Server> placed, Map<String, String> routes,
+            List<Member> members) {
+        Map<String, Server> byId = new HashMap<>();
+        members.forEach(m -> byId.put(m.id(), m.server()));
+        Set<String> wrong = new HashSet<>();
+        placed.forEach((key, server) -> {
+            if (!server.equals(byId.get(routes.get(key)))) {
+                wrong.add(key);
+            }
+        });
+        return wrong;
+    }
+
     private static List<String> mismatches(Map<String, Server> placed, Map<String, Server> model) {
         List<String> wrong = new ArrayList<>();
         for (String key : placed.keySet()) {
@@ -394,7 +682,13 @@ class KetamaInteropTest extends RealServerTest {
      * and no server may hold anything else (lru_crawler metadump). The answer: each key's server.
      */
     private static Map<String, Server> store(Client client, List<Member> members, String value) {
-        List<String> keys = client.keys();
+        return store(client, members, value, List.of());
+    }
+
+    private static Map<String, Server> store(Client client, List<Member> members, String value, List<String> extra) {
+        memcached.flushAll();
+        List<String> keys = new ArrayList<>(client.keys());
+        keys.addAll(extra);
         client.store(members, keys, value);
         Map<String, Map<Server, String>> holders = memcached.holders(keys);
         Map<String, Server> placed = new LinkedHashMap<>();
@@ -474,6 +768,15 @@ class KetamaInteropTest extends RealServerTest {
         return out;
     }
 
+    /** GET /ownership at {@code version} (checked): each node's points. */
+    private Map<String, Integer> ownershipPoints(long version) {
+        JsonNode o = fastGet("/ownership");
+        assertThat(o.get("version").asLong()).isEqualTo(version);
+        Map<String, Integer> out = new TreeMap<>();
+        o.get("nodes").forEach(n -> out.put(n.get("id").asString(), n.get("points").asInt()));
+        return out;
+    }
+
     /** GET /points as "hash node" lines, ascending. */
     private List<String> ringdPoints() {
         List<String> out = new ArrayList<>();
@@ -490,6 +793,27 @@ class KetamaInteropTest extends RealServerTest {
         Member(Server server, int weight, String id, String hashKey) {
             this(server, weight, id, hashKey, server.address());
         }
+    }
+
+    /** Six servers, three on port 11211 and three on other ports: the weight sets' members. */
+    static List<Server> mixed6() {
+        List<Server> s = memcached.servers();
+        return List.of(s.get(0), s.get(1), s.get(2), s.get(6), s.get(7), s.get(8));
+    }
+
+    /**
+     * spymemcached, format SPYMEMCACHED, servers given by host name: it hashes
+     * {@code name/ip:port}, each node's hashKey; the node ids are {@code prefix} and a number.
+     */
+    static List<Member> spyHashKeys(List<Server> servers, int[] weights, String prefix) {
+        List<Member> out = new ArrayList<>();
+        for (int i = 0; i < servers.size(); i++) {
+            Server s = servers.get(i);
+            InetSocketAddress named = byName(s);
+            String hashKey = named.getHostName() + "/" + named.getAddress().getHostAddress() + ":" + s.port();
+            out.add(new Member(s, weights[i], prefix + memcached.servers().indexOf(s), hashKey, named));
+        }
+        return out;
     }
 
     /** How libmemcached and npm hashring name a server: {@code host}, or {@code host:port} for a port other than 11211. */
@@ -671,7 +995,9 @@ class KetamaInteropTest extends RealServerTest {
     static MemcachedClient spyClient(KetamaNodeKeyFormatter.Format format, boolean weighted, List<Member> members) {
         Map<InetSocketAddress, Integer> weights = new HashMap<>();
         List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Member m : members) {
+        // descending ids: on a point two servers share, the last server given wins in spymemcached (its
+        // TreeMap.put), and ringd gives it to the smallest id
+        for (Member m : members.stream().sorted(java.util.Comparator.comparing(Member::id).reversed()).toList()) {
             addresses.add(m.address());
             if (weighted) {
                 weights.put(m.address(), m.weight());
@@ -707,25 +1033,50 @@ class KetamaInteropTest extends RealServerTest {
             throws Exception {
         MemcachedClient client = spyClient(format, weighted, members);
         try {
-            NodeLocator locator = client.getNodeLocator();
-            Method nodes = locator.getClass().getDeclaredMethod("getKetamaNodes");
-            nodes.setAccessible(true); // protected, in a final class: read as a check, never used to route
-            @SuppressWarnings("unchecked")
-            SortedMap<Long, MemcachedNode> continuum = (SortedMap<Long, MemcachedNode>) nodes.invoke(locator);
-            Map<java.net.SocketAddress, String> idOf = new HashMap<>();
-            members.forEach(m -> idOf.put(m.address(), m.id()));
-            List<String> out = new ArrayList<>();
-            continuum.forEach((hash, node) -> out.add(hash + " " + idOf.get(node.getSocketAddress())));
-            return out;
+            return continuum(client.getNodeLocator(), members);
         } finally {
             client.shutdown(5, TimeUnit.SECONDS);
         }
     }
 
+    /**
+     * The continuum of spymemcached's KetamaNodeLocator without weights (format SPYMEMCACHED) over
+     * {@code members}, built from nodes that only know their address: no server, no connection.
+     */
+    static List<String> spyLocatorContinuum(List<Member> members) throws Exception {
+        List<MemcachedNode> nodes = new ArrayList<>();
+        for (Member m : members) {
+            InetSocketAddress address = m.address();
+            nodes.add((MemcachedNode) java.lang.reflect.Proxy.newProxyInstance(MemcachedNode.class.getClassLoader(),
+                    new Class<?>[] {MemcachedNode.class}, (proxy, method, args) -> switch (method.getName()) {
+                        case "getSocketAddress" -> address;
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        case "toString" -> "node " + address;
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    }));
+        }
+        return continuum(new net.spy.memcached.KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH), members);
+    }
+
+    private static List<String> continuum(NodeLocator locator, List<Member> members) throws Exception {
+        Method nodes = locator.getClass().getDeclaredMethod("getKetamaNodes");
+        nodes.setAccessible(true); // protected, in a final class: read as a check, never used to route
+        @SuppressWarnings("unchecked")
+        SortedMap<Long, MemcachedNode> continuum = (SortedMap<Long, MemcachedNode>) nodes.invoke(locator);
+        Map<java.net.SocketAddress, String> idOf = new HashMap<>();
+        members.forEach(m -> idOf.put(m.address(), m.id()));
+        List<String> out = new ArrayList<>();
+        continuum.forEach((hash, node) -> out.add(hash + " " + idOf.get(node.getSocketAddress())));
+        return out;
+    }
+
     static ObjectNode scriptRequest(List<Member> members, List<String> keys, String value) {
         ObjectNode request = JSON.createObjectNode();
         ArrayNode servers = request.putArray("servers");
-        for (Member m : members) {
+        // ascending ids: on a point two servers share, libmemcached and hashring take the server given
+        // first, and ringd the smallest id
+        for (Member m : members.stream().sorted(java.util.Comparator.comparing(Member::id)).toList()) {
             servers.addObject().put("host", m.server().host()).put("port", m.server().port()).put("weight", m.weight());
         }
         ArrayNode k = request.putArray("keys");
