@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +98,7 @@ final class ClientScripts {
         try {
             file = Files.createTempFile("interop-request", ".json");
             Files.writeString(file, request.toString(), StandardCharsets.UTF_8);
-            List<String> full = new java.util.ArrayList<>(command);
+            List<String> full = new ArrayList<>(command);
             full.add(file.toString());
             Result r = run(full, env, RUN_SECONDS);
             if (r.exit() != 0) {

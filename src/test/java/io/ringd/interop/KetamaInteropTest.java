@@ -5,15 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,9 +28,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +82,7 @@ class KetamaInteropTest extends RealServerTest {
     static final int KEYS = 3_000;
     /** Servers started for the whole class: the largest case uses them all. */
     static final int SERVERS = 25;
-    /** spymemcached's ASCII-protocol limits the waits on its futures. */
+    /** The longest wait on one of spymemcached's futures. */
     static final long SPY_WAIT_SECONDS = 10;
 
     static final String LIBKETAMA = "libketama";
@@ -88,7 +97,7 @@ class KetamaInteropTest extends RealServerTest {
     static final KetamaNodeKeyFormatter.Format SPYMEMCACHED_FORMAT = KetamaNodeKeyFormatter.Format.SPYMEMCACHED;
     static final KetamaNodeKeyFormatter.Format LIBMEMCACHED_FORMAT = KetamaNodeKeyFormatter.Format.LIBMEMCACHED;
 
-    static final java.util.regex.Pattern NPM_REPLACEMENT_PATTERN = java.util.regex.Pattern.compile("\\$[$&'`]");
+    static final Pattern NPM_REPLACEMENT_PATTERN = Pattern.compile("\\$[$&'`]");
 
     static MemcachedServers memcached;
     static List<String> keys;
@@ -124,8 +133,8 @@ class KetamaInteropTest extends RealServerTest {
 
     @Test
     void theWeightSets_areTheVectors() throws IOException {
-        JsonNode vectors = json(java.nio.file.Files.readString(
-                java.nio.file.Path.of("src/test/resources/vectors/ketama-flavors.json")));
+        JsonNode vectors = json(Files.readString(
+                Path.of("src/test/resources/vectors/ketama-flavors.json")));
         Set<String> sets = new HashSet<>();
         for (JsonNode c : vectors.get("cases")) {
             List<Integer> w = new ArrayList<>();
@@ -133,7 +142,7 @@ class KetamaInteropTest extends RealServerTest {
             sets.add(w.toString());
         }
         for (int[] set : WEIGHT_SETS) {
-            assertThat(sets).contains(java.util.Arrays.toString(set));
+            assertThat(sets).contains(Arrays.toString(set));
         }
     }
 
@@ -516,8 +525,8 @@ class KetamaInteropTest extends RealServerTest {
      * flavor misplaces keys at least once.
      */
     private void assertOnlyFlavorPlacesEveryKey(Client client, String flavor,
-            java.util.function.BiFunction<List<Server>, int[], List<Member>> naming) {
-        Set<String> refuted = new java.util.TreeSet<>();
+            BiFunction<List<Server>, int[], List<Member>> naming) {
+        Set<String> refuted = new TreeSet<>();
         for (int i = 0; i < WEIGHT_SETS.length; i++) {
             refuted.addAll(assertOnlyFlavor(client, flavor, naming.apply(mixed6(), WEIGHT_SETS[i]), "w" + i, Set.of()));
         }
@@ -881,7 +890,7 @@ class KetamaInteropTest extends RealServerTest {
 
     static int[] equalWeights(int n) {
         int[] w = new int[n];
-        java.util.Arrays.fill(w, 1);
+        Arrays.fill(w, 1);
         return w;
     }
 
@@ -997,7 +1006,7 @@ class KetamaInteropTest extends RealServerTest {
         List<InetSocketAddress> addresses = new ArrayList<>();
         // descending ids: on a point two servers share, the last server given wins in spymemcached (its
         // TreeMap.put), and ringd gives it to the smallest id
-        for (Member m : members.stream().sorted(java.util.Comparator.comparing(Member::id).reversed()).toList()) {
+        for (Member m : members.stream().sorted(Comparator.comparing(Member::id).reversed()).toList()) {
             addresses.add(m.address());
             if (weighted) {
                 weights.put(m.address(), m.weight());
@@ -1047,7 +1056,7 @@ class KetamaInteropTest extends RealServerTest {
         List<MemcachedNode> nodes = new ArrayList<>();
         for (Member m : members) {
             InetSocketAddress address = m.address();
-            nodes.add((MemcachedNode) java.lang.reflect.Proxy.newProxyInstance(MemcachedNode.class.getClassLoader(),
+            nodes.add((MemcachedNode) Proxy.newProxyInstance(MemcachedNode.class.getClassLoader(),
                     new Class<?>[] {MemcachedNode.class}, (proxy, method, args) -> switch (method.getName()) {
                         case "getSocketAddress" -> address;
                         case "hashCode" -> System.identityHashCode(proxy);
@@ -1064,7 +1073,7 @@ class KetamaInteropTest extends RealServerTest {
         nodes.setAccessible(true); // protected, in a final class: read as a check, never used to route
         @SuppressWarnings("unchecked")
         SortedMap<Long, MemcachedNode> continuum = (SortedMap<Long, MemcachedNode>) nodes.invoke(locator);
-        Map<java.net.SocketAddress, String> idOf = new HashMap<>();
+        Map<SocketAddress, String> idOf = new HashMap<>();
         members.forEach(m -> idOf.put(m.address(), m.id()));
         List<String> out = new ArrayList<>();
         continuum.forEach((hash, node) -> out.add(hash + " " + idOf.get(node.getSocketAddress())));
@@ -1076,7 +1085,7 @@ class KetamaInteropTest extends RealServerTest {
         ArrayNode servers = request.putArray("servers");
         // ascending ids: on a point two servers share, libmemcached and hashring take the server given
         // first, and ringd the smallest id
-        for (Member m : members.stream().sorted(java.util.Comparator.comparing(Member::id)).toList()) {
+        for (Member m : members.stream().sorted(Comparator.comparing(Member::id)).toList()) {
             servers.addObject().put("host", m.server().host()).put("port", m.server().port()).put("weight", m.weight());
         }
         ArrayNode k = request.putArray("keys");

@@ -3,11 +3,13 @@ package io.ringd.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -147,7 +149,7 @@ final class MemcachedServers implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -204,7 +206,7 @@ final class MemcachedServers implements AutoCloseable {
         Map<String, String> found = new HashMap<>();
         try (Socket socket = connect(server)) {
             OutputStream out = socket.getOutputStream();
-            InputStream in = new java.io.BufferedInputStream(socket.getInputStream(), 1 << 16);
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
             int i = 0;
             while (i < keys.size()) {
                 ByteArrayOutputStream line = new ByteArrayOutputStream();
