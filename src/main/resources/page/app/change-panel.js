@@ -22,6 +22,7 @@ function weightProblem(text) {
 function describe(change) {
   return change.op === 'put'
     ? `put ${change.id}, weight ${change.weight}${change.zone ? ', zone ' + change.zone : ', no zone'}`
+      + (change.hashKey ? `, placed by ${change.hashKey}` : '')
     : `remove ${change.id}`;
 }
 
@@ -85,6 +86,7 @@ export function changePanel(ring, marks) {
     ev.preventDefault();
     const id = $('node-id').value.trim();
     const zone = $('node-zone').value.trim();
+    const hashKey = $('node-hash-key').value; // taken as typed: a placement string may hold any character
     if (!id) {
       say(region, 'Type a Node id to stage.', 'error');
       $('node-id').focus();
@@ -101,6 +103,9 @@ export function changePanel(ring, marks) {
     const change = { op: 'put', id, weight: Number(weightText) };
     if (zone) {
       change.zone = zone;
+    }
+    if (hashKey) {
+      change.hashKey = hashKey;
     }
     stage(change);
   });

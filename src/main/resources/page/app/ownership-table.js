@@ -24,14 +24,14 @@ export class OwnershipTable {
     }
   }
 
-  /** Shows a GET /ownership answer. */
-  show(ownership) {
+  /** Shows a GET /ownership answer; hashKeys: the placement string of each node that has one (GET /points). */
+  show(ownership, hashKeys = {}) {
     const nodes = ownership.nodes;
     const totalWeight = nodes.reduce((s, n) => s + n.weight, 0);
     this.rows = nodes.map((n, i) => {
       const share = n.count / SPACE;
       const weightShare = totalWeight > 0 ? n.weight / totalWeight : 0;
-      return { ...n, index: i, shareExact: share, deviation: share - weightShare, weightShare };
+      return { ...n, index: i, shareExact: share, deviation: share - weightShare, weightShare, hashKey: hashKeys[n.id] };
     });
     this.maxShare = Math.max(1e-12, ...this.rows.map((r) => r.shareExact));
     this.render();
@@ -61,7 +61,8 @@ export class OwnershipTable {
       const rel = r.weightShare > 0 ? (r.deviation / r.weightShare) * 100 : 0;
       const title = `${rel >= 0 ? '+' : '−'}${Math.abs(rel).toFixed(1)}% of the weight's share (${(r.weightShare * 100).toFixed(3)}%)`;
       html += `<tr data-node="${esc(r.id)}" data-count="${r.count}">`
-        + `<th scope="row"><span class="swatch"></span> ${esc(r.id)}</th>`
+        + `<th scope="row"><span class="swatch"></span> ${esc(r.id)}`
+        + (r.hashKey ? `<span class="hash-key muted small">placed by ${esc(r.hashKey)}</span>` : '') + '</th>'
         + `<td class="num">${esc(String(r.weight))}</td>`
         + `<td>${r.zone ? esc(r.zone) : '—'}</td>`
         + `<td class="num">${number(r.points)}</td>`

@@ -49,7 +49,10 @@ function countsOf(d) {
  */
 export function ringData(points, memberIds) {
   const index = new Map(memberIds.map((id, i) => [id, i]));
-  const d = { version: points.version, placement: points.placement, pointCount: points.pointCount, index, memberIds };
+  const d = {
+    version: points.version, placement: points.placement, pointCount: points.pointCount, index, memberIds,
+    ketamaFlavor: points.ketamaFlavor || null,
+  };
   if (points.points) {
     d.mode = 'points';
     d.hashes = points.points.map((p) => p.hash);

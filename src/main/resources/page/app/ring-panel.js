@@ -26,7 +26,7 @@ export class RingPanel {
     const fetched = performance.now();
     this.view.show(points, ownership.nodes.map((n) => n.id));
     const ringDrawn = performance.now();
-    this.table.show(ownership);
+    this.table.show(ownership, points.hashKeys || {});
     this.timings = { startedAt, fetched, ringDrawn, built: performance.now(), version: ownership.version };
   }
 

@@ -55,6 +55,7 @@ export class RingView {
         + (d.mode === 'slices' ? `, drawn as ${d.slices.length} equal slices (the largest 4 owners of each, the rest in grey).` : ', every entry drawn.');
     } else {
       text = `Version ${d.version}: ${number(nodes)} nodes, ${number(d.pointCount)} points`
+        + (d.ketamaFlavor ? ` (ketama, digests counted as ${d.ketamaFlavor} does)` : '')
         + (d.mode === 'slices' ? `, drawn as ${d.slices.length} equal slices of the hash space (the largest 4 owners of each, the rest in grey).` : ', every point drawn.');
     }
     this.summary.textContent = text;

@@ -211,16 +211,26 @@ public abstract class RealServerTest {
         return libraryRing(ring.get("settings"), ring.get("nodes"), ring.get("version").asLong());
     }
 
-    /** The library's ring for {@code settings} ({"hash","vnodesPerWeight"}) and {@code nodes} ([{"id","weight","zone"}]). */
+    /**
+     * The library's ring for {@code settings} ({"hash","vnodesPerWeight"}, and where given
+     * "algorithm", "maglevTableSize", "ketamaFlavor") and {@code nodes}
+     * ([{"id","weight","zone","hashKey"}]).
+     */
     protected static HashRing libraryRing(JsonNode settings, JsonNode nodes, long version) {
         List<Node> members = new ArrayList<>();
         for (JsonNode n : nodes) {
             JsonNode zone = n.get("zone");
+            JsonNode hashKey = n.get("hashKey");
             members.add(new Node(n.get("id").asString(), n.get("weight").asDouble(),
-                    zone == null || zone.isNull() ? null : zone.asString()));
+                    zone == null || zone.isNull() ? null : zone.asString(),
+                    hashKey == null || hashKey.isNull() ? null : hashKey.asString()));
         }
-        return HashRing.of(RingConfig.of(settings.get("hash").asString(), settings.get("vnodesPerWeight").asInt()),
-                version, members);
+        RingConfig config = RingConfig.of(settings.get("hash").asString(), settings.get("vnodesPerWeight").asInt(),
+                settings.has("algorithm") ? settings.get("algorithm").asString() : RingConfig.DEFAULT_ALGORITHM,
+                settings.has("maglevTableSize") ? settings.get("maglevTableSize").asInt()
+                        : RingConfig.DEFAULT_MAGLEV_TABLE_SIZE,
+                settings.has("ketamaFlavor") ? settings.get("ketamaFlavor").asString() : null);
+        return HashRing.of(config, version, members);
     }
 
     // ------------------------------------------------------------ JSON and keys

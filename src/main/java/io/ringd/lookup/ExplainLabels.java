@@ -7,6 +7,7 @@ import io.ringd.ring.HashRing;
 import io.ringd.ring.KeyHash;
 import io.ringd.ring.RingConfig;
 import io.ringd.ring.RingPoints;
+import io.ringd.ring.VnodeLabels;
 import io.ringd.state.ExpensiveReads;
 import io.ringd.state.SingleFlight;
 
@@ -25,11 +26,11 @@ final class ExplainLabels implements RingPoints.Labeller {
     /** Labels cached in all, at eight bytes each: 32 MB, one node of the largest ring. */
     static final long CACHED_LABELS = HashRing.MAX_POINTS;
 
-    private final SingleFlight<Key, RingPoints.VnodeLabels> cache;
+    private final SingleFlight<Key, VnodeLabels> cache;
 
     ExplainLabels(ExpensiveReads reads) {
-        Cache<Key, RingPoints.VnodeLabels> done = CacheBuilder.newBuilder().maximumWeight(CACHED_LABELS)
-                .weigher((Key k, RingPoints.VnodeLabels l) -> Math.max(1, l.size())).build();
+        Cache<Key, VnodeLabels> done = CacheBuilder.newBuilder().maximumWeight(CACHED_LABELS)
+                .weigher((Key k, VnodeLabels l) -> Math.max(1, l.size())).build();
         this.cache = new SingleFlight<>(done, reads);
     }
 
@@ -39,12 +40,12 @@ final class ExplainLabels implements RingPoints.Labeller {
 
     @Override
     public String label(HashRing ring, String node, long point) {
-        long count = RingPoints.labelCount(ring, node);
+        long count = VnodeLabels.labelCount(ring, node);
         if (count <= DIRECT) {
-            return RingPoints.label(ring, node, point);
+            return VnodeLabels.label(ring, node, point);
         }
         Key key = new Key(ring.config().hash(), ring.config().algorithm(), node, count);
-        return cache.get(key, "label the points of node " + node, () -> RingPoints.VnodeLabels.of(ring, node))
+        return cache.get(key, "label the points of node " + node, () -> VnodeLabels.of(ring, node))
                 .label(point);
     }
 

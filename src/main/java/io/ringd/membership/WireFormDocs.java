@@ -33,6 +33,19 @@ class WireFormDocs {
             Schema<?> node = schemas.get("Node");
             if (node != null) {
                 nullable(node.getProperties().get("zone"), "null: no zone");
+                Schema<?> hashKey = node.getProperties().get("hashKey");
+                if (hashKey != null) {
+                    hashKey.setDescription("The string the node's points are placed by, where its id would be hashed "
+                            + "(1 to 4096 bytes of UTF-8); left out for a node placed by its id");
+                    hashKey.setExample("localhost/10.0.0.7:11211");
+                }
+            }
+            Schema<?> settings = schemas.get("RingSettings");
+            if (settings != null && settings.getProperties().get("ketamaFlavor") != null) {
+                Schema<?> flavor = settings.getProperties().get("ketamaFlavor");
+                flavor.setDescription("With hash ketama only: how a weighted node's digests are counted, as "
+                        + "libketama, libmemcached's ketama_weighted and spymemcached, or npm hashring do");
+                flavor.setExample("libmemcached");
             }
         };
     }

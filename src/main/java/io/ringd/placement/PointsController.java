@@ -1,6 +1,8 @@
 package io.ringd.placement;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -9,6 +11,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.ringd.ring.HashRing;
+import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
 import io.ringd.ring.RingPoints;
 import io.ringd.state.RingState;
@@ -42,7 +45,8 @@ class PointsController {
     }
 
     record PointView(@Schema(example = "1457184536") long hash, @Schema(example = "cache-b") String node,
-            @Schema(description = "The vnode label: id#i (ketama: id-k[j])", example = "cache-b#41") String vnode) {
+            @Schema(description = "The vnode label: id#i (ketama: id-k[j]), with the node's hashKey in place of "
+                    + "its id when it has one", example = "cache-b#41") String vnode) {
     }
 
     record ShareView(@Schema(example = "cache-b") String node,
@@ -66,7 +70,27 @@ class PointsController {
             List<String> entries,
             @Schema(description = "Otherwise: 720 equal slices of the hash space (ring; slice s holds the values "
                     + "floor(s*2^32/720) .. floor((s+1)*2^32/720)-1) or of the entries (Maglev, with M for 2^32)")
-            List<SliceView> slices) {
+            List<SliceView> slices,
+            @Schema(description = "With hash ketama: how a weighted node's digests are counted (libketama, "
+                    + "libmemcached or hashring)", example = "libmemcached") String ketamaFlavor,
+            @Schema(description = "The placement string of each node that has one (its hashKey), by id; absent "
+                    + "when every node is placed by its id") Map<String, String> hashKeys) {
+
+        PointsAnswer(long version, String placement, int pointCount, List<PointView> points, List<String> entries,
+                List<SliceView> slices, HashRing ring) {
+            this(version, placement, pointCount, points, entries, slices, ring.config().ketamaFlavorName(),
+                    hashKeys(ring));
+        }
+
+        private static Map<String, String> hashKeys(HashRing ring) {
+            Map<String, String> out = new TreeMap<>();
+            for (Node n : ring.nodes()) {
+                if (n.hashKey() != null) {
+                    out.put(n.id(), n.hashKey());
+                }
+            }
+            return out.isEmpty() ? null : out;
+        }
     }
 
     @GetMapping("/points")
@@ -93,17 +117,17 @@ class PointsController {
         if (n <= RingPoints.MAX_LISTED) {
             if (table) { // an empty table (no members) has no entries
                 return new PointsAnswer(ring.version(), placement, n, null,
-                        ring.isTable() ? RingPoints.entries(ring) : List.of(), null);
+                        ring.isTable() ? RingPoints.entries(ring) : List.of(), null, ring);
             }
             List<PointView> points = RingPoints.points(ring).stream()
                     .map(p -> new PointView(p.hash(), p.node(), p.vnode())).toList();
-            return new PointsAnswer(ring.version(), placement, n, points, null, null);
+            return new PointsAnswer(ring.version(), placement, n, points, null, null, ring);
         }
         List<SliceView> slices = RingPoints.slices(ring, SLICES, TOP).stream()
                 .map(s -> new SliceView(s.start(), s.end(),
                         s.owners().stream().map(o -> new ShareView(o.node(), o.count())).toList(), s.othersCount(),
                         s.othersNodes()))
                 .toList();
-        return new PointsAnswer(ring.version(), placement, n, null, null, slices);
+        return new PointsAnswer(ring.version(), placement, n, null, null, slices, ring);
     }
 }

@@ -17,6 +17,7 @@ import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
 import io.ringd.ring.RingPoints;
+import io.ringd.ring.VnodeLabels;
 import io.ringd.state.BusyException;
 import io.ringd.state.ExpensiveReads;
 
@@ -40,9 +41,9 @@ class ExplainLabelsTest {
                 long hash = rnd.nextLong(HashRing.HASH_SPACE);
                 RingPoints.PointOwner want = RingPoints.ownerOf(ring, hash);
                 assertThat(RingPoints.ownerOf(ring, hash, labels)).as("%s hash %d", config, hash).isEqualTo(want);
-                heavy += RingPoints.labelCount(ring, want.node()) > ExplainLabels.DIRECT ? 1 : 0;
+                heavy += VnodeLabels.labelCount(ring, want.node()) > ExplainLabels.DIRECT ? 1 : 0;
             }
-            boolean heavyNode = RingPoints.labelCount(ring, "heavy") > ExplainLabels.DIRECT;
+            boolean heavyNode = VnodeLabels.labelCount(ring, "heavy") > ExplainLabels.DIRECT;
             assertThat(heavy).as("%s", config).isEqualTo(heavyNode ? heavy : 0);
             assertThat(reads.runs()).as("labels hashed for %s", config).isEqualTo(heavyNode && heavy > 0 ? 1 : 0);
             assertThat(labels.cached()).isEqualTo(reads.runs());
@@ -70,7 +71,7 @@ class ExplainLabelsTest {
             assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
             long lightPoint = pointOf(ring, "light");
             long heavyPoint = pointOf(ring, "heavy");
-            assertThat(labels.label(ring, "light", lightPoint)).isEqualTo(RingPoints.label(ring, "light", lightPoint));
+            assertThat(labels.label(ring, "light", lightPoint)).isEqualTo(VnodeLabels.label(ring, "light", lightPoint));
             assertThatThrownBy(() -> labels.label(ring, "heavy", heavyPoint)).isInstanceOf(BusyException.class);
         } finally {
             release.countDown();

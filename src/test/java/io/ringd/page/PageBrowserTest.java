@@ -287,6 +287,36 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void aNodePlacedByAHashKeyIsStagedAppliedAndShown() {
+        adminJson("{\"hash\":\"ketama\",\"ketamaFlavor\":\"libmemcached\"}").put("/settings").then().statusCode(200);
+        long v = putAll("10.0.0.1:11211:1", "10.0.0.2:11211:2");
+        open();
+        waitRendered(v);
+        assertThat(text("ring-summary")).contains("digests counted as libmemcached does");
+        fill("cache-7", "1", "");
+        WebElement hashKey = driver.findElement(By.id("node-hash-key"));
+        hashKey.clear();
+        hashKey.sendKeys("localhost/127.0.0.1:11211");
+        driver.findElement(By.id("stage")).click();
+        waitText("staged", "put cache-7, weight 1, no zone, placed by localhost/127.0.0.1:11211");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        WebElement token = driver.findElement(By.id("token"));
+        token.clear();
+        token.sendKeys(TOKEN);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Applied as version " + (v + 1));
+        waitRendered(v + 1);
+        assertThat(getJson("/nodes/cache-7").get("node").get("hashKey").asString())
+                .isEqualTo("localhost/127.0.0.1:11211");
+        WebElement row = driver.findElement(By.cssSelector("#ownership tbody tr[data-node='cache-7']"));
+        assertThat(row.getText()).contains("placed by localhost/127.0.0.1:11211");
+        assertThat(driver.findElement(By.cssSelector("#ownership tbody tr[data-node='10.0.0.1:11211']")).getText())
+                .doesNotContain("placed by");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
     void aWrongTokenAndAStaleIfMatchAreShownClearly() {
         long v = putAll("cache-a:1", "cache-b:1");
         open();

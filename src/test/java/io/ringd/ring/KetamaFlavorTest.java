@@ -290,8 +290,8 @@ class KetamaFlavorTest {
         assertThat(first.vnode()).startsWith("h/1:11211-");
         HashRing ring = HashRing.of(RingConfig.defaults(), 0, List.of(new Node("cache-1", 1, null, "ключ")));
         long point = RingPoints.points(ring).get(0).hash();
-        assertThat(RingPoints.label(ring, "cache-1", point)).startsWith("ключ#");
-        assertThat(RingPoints.VnodeLabels.of(ring, "cache-1").label(point))
-                .isEqualTo(RingPoints.label(ring, "cache-1", point));
+        assertThat(VnodeLabels.label(ring, "cache-1", point)).startsWith("ключ#");
+        assertThat(VnodeLabels.of(ring, "cache-1").label(point))
+                .isEqualTo(VnodeLabels.label(ring, "cache-1", point));
     }
 }

@@ -123,6 +123,11 @@ class StateFileTest {
                 damage("a Maglev table size that is not prime", d -> ((ObjectNode) delta(d, 3).get("settings"))
                         .put("maglevTableSize", 65536), "history.deltas[3].settings.maglevTableSize: maglevTableSize "
                                 + "must be a prime"),
+                damage("a ketama flavor with another hash", d -> ((ObjectNode) d.get("settings"))
+                        .put("ketamaFlavor", "libmemcached"), "settings.ketamaFlavor: ketamaFlavor applies with hash "
+                                + "ketama only"),
+                damage("an empty hashKey", d -> ((ObjectNode) d.get("nodes").get(0)).put("hashKey", ""),
+                        "nodes[0].hashKey"),
                 damage("points per weight out of range", d -> ((ObjectNode) d.get("settings"))
                         .put("vnodesPerWeight", 5000), "settings.vnodesPerWeight: vnodesPerWeight must be in [1, 4096]"),
                 damage("a weight over the limit", d -> ((ObjectNode) d.get("nodes").get(0)).put("weight", 20000),
@@ -200,6 +205,32 @@ class StateFileTest {
         }
     }
 
+    /** A ring of ketama flavor libmemcached whose nodes have hashKeys loads as it was written. */
+    @Test
+    void flavorAndHashKeys_roundTrip() throws Exception {
+        MemoryRingStore memory = new MemoryRingStore();
+        RingService original = new RingService(memory, RingSettings.defaults(), 128, List.of());
+        original.updateSettings(new SettingsPatch("ketama", null, null, null, "libmemcached"), null);
+        original.apply(List.of(Change.put(new Node("cache-1", 2, null, "localhost/10.0.0.1:11211")),
+                Change.put(Node.of("10.0.0.2:11211", 1))), null);
+        original.put(new Node("cache-1", 2, "eu-1a", "/10.0.0.1:11211"), null);
+        byte[] file = new StateCodec().encode(memory.load().orElseThrow());
+        JsonNode doc = JSON.readTree(file);
+        assertThat(doc.get("settings").get("ketamaFlavor").asString()).isEqualTo("libmemcached");
+        assertThat(doc.get("nodes").get(1).get("hashKey").asString()).isEqualTo("/10.0.0.1:11211");
+        assertThat(doc.get("nodes").get(0).has("hashKey")).as("left out for a node placed by its id").isFalse();
+        write(file);
+        try (FileRingStore store = new FileRingStore(dir)) {
+            RingService s = new RingService(store, RingSettings.defaults(), 128, List.of());
+            assertThat(s.current().nodes()).isEqualTo(original.current().nodes());
+            assertThat(s.current().ring().config().ketamaFlavorName()).isEqualTo("libmemcached");
+            assertThat(s.current().settings().ketamaFlavor()).isEqualTo("libmemcached");
+            assertThat(s.current().fingerprint()).isEqualTo(original.current().fingerprint());
+            assertThat(s.ringAt(2).fingerprint()).as("an older version, replayed")
+                    .isEqualTo(original.ringAt(2).fingerprint());
+        }
+    }
+
     /** Ids that the API no longer takes for new nodes ({@code .} and {@code ..}) still load from a state file. */
     @Test
     void aFileWithDotIds_stillLoads() throws Exception {
@@ -266,8 +297,9 @@ class StateFileTest {
             List<Node> members = s.current().nodes();
             int kind = rnd.nextInt(10);
             if (kind < 4 || members.size() < 2) {
-                s.put(new Node("n" + rnd.nextInt(40), 0.5 + rnd.nextInt(8) * 0.25,
-                        rnd.nextBoolean() ? null : "z" + rnd.nextInt(3)), null);
+                String id = "n" + rnd.nextInt(40);
+                s.put(new Node(id, 0.5 + rnd.nextInt(8) * 0.25, rnd.nextBoolean() ? null : "z" + rnd.nextInt(3),
+                        rnd.nextInt(3) == 0 ? "host/" + id + ":" + rnd.nextInt(2) + " ключ" : null), null);
             } else if (kind < 6) {
                 s.remove(members.get(rnd.nextInt(members.size())).id(), null);
             } else if (kind < 9) {
@@ -279,8 +311,11 @@ class StateFileTest {
                 }
                 s.apply(batch, null);
             } else {
-                s.updateSettings(new SettingsPatch(hashes[rnd.nextInt(hashes.length)], 1 + rnd.nextInt(32),
-                        rnd.nextInt(5) == 0 ? "maglev" : "ring", rnd.nextBoolean() ? 1009 : 65537), null);
+                String hash = hashes[rnd.nextInt(hashes.length)];
+                String[] flavors = {null, "libketama", "libmemcached", "hashring"};
+                s.updateSettings(new SettingsPatch(hash, 1 + rnd.nextInt(32), rnd.nextInt(5) == 0 ? "maglev" : "ring",
+                        rnd.nextBoolean() ? 1009 : 65537, hash.equals("ketama") ? flavors[rnd.nextInt(4)] : null),
+                        null);
             }
         }
     }

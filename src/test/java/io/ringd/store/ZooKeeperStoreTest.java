@@ -185,6 +185,31 @@ class ZooKeeperStoreTest {
     }
 
     @Test
+    @Order(3)
+    void aKetamaFlavorAndHashKeys_writtenThroughOneInstance_areTheRingOfEvery() throws Exception {
+        assertThat(send(0, "PUT", "/settings", "{\"hash\":\"ketama\",\"ketamaFlavor\":\"libmemcached\"}").status())
+                .isEqualTo(200);
+        assertThat(send(1, "PUT", "/nodes/zk-h1", "{\"weight\":3,\"hashKey\":\"localhost/10.9.0.1:11211\"}")
+                .status()).isEqualTo(201);
+        Answer last = send(2, "PUT", "/nodes/zk-h2", "{\"weight\":1,\"hashKey\":\"/10.9.0.2:11211\"}");
+        assertThat(last.status()).isEqualTo(201);
+        long v = last.body().get("version").asLong();
+        awaitConverged(v);
+        for (int i = 0; i < 3; i++) {
+            JsonNode ring = getJson(i, "/ring");
+            assertThat(ring.get("settings").get("ketamaFlavor").asString()).as("instance %d", i)
+                    .isEqualTo("libmemcached");
+            assertThat(getJson(i, "/nodes/zk-h1").get("node").get("hashKey").asString()).as("instance %d", i)
+                    .isEqualTo("localhost/10.9.0.1:11211");
+            assertThat(ring.get("fingerprint").asString()).isEqualTo(fingerprintAt(0, v));
+        }
+        // back to md5 for the tests after this one; the hashKeys stay, placing md5 points
+        assertThat(send(0, "PUT", "/settings", "{\"hash\":\"md5\"}").status()).isEqualTo(200);
+        awaitConverged(v + 1);
+        assertThat(getJson(1, "/settings").get("settings").has("ketamaFlavor")).isFalse();
+    }
+
+    @Test
     @Order(4)
     void theEnsembleLeaderKilled_writesGoOnAndInstancesConverge() throws Exception {
         InstanceSpec leader = leader();

@@ -149,7 +149,8 @@ class OpenApiDocumentTest extends RealServerTest {
         SoftAssertions soft = new SoftAssertions();
 
         JsonNode node = requestSchema("put", "/nodes/{id}");
-        soft.assertThat(propertyNames(node)).as("PUT /nodes/{id} body properties").contains("weight", "zone");
+        soft.assertThat(propertyNames(node)).as("PUT /nodes/{id} body properties").contains("weight", "zone",
+                "hashKey");
 
         for (String path : List.of("/membership", "/diff")) {
             JsonNode batch = requestSchema("post", path);
@@ -157,7 +158,8 @@ class OpenApiDocumentTest extends RealServerTest {
             JsonNode changes = property(batch, "changes");
             soft.assertThat(hasType(changes, "array")).as("POST %s: changes is an array: %s", path, changes).isTrue();
             soft.assertThat(propertyNames(resolve(changes.path("items"))))
-                    .as("POST %s: properties of an item of changes", path).contains("op", "id", "weight", "zone");
+                    .as("POST %s: properties of an item of changes", path)
+                    .contains("op", "id", "weight", "zone", "hashKey");
         }
 
         JsonNode route = requestSchema("post", "/route");
@@ -168,7 +170,7 @@ class OpenApiDocumentTest extends RealServerTest {
 
         JsonNode settings = requestSchema("put", "/settings");
         soft.assertThat(propertyNames(settings)).as("PUT /settings body properties")
-                .contains("hash", "vnodesPerWeight", "algorithm", "maglevTableSize");
+                .contains("hash", "vnodesPerWeight", "algorithm", "maglevTableSize", "ketamaFlavor");
 
         // No request body, wherever it is, points at a JSON tree type.
         forEachOperation((op, operation) -> {
