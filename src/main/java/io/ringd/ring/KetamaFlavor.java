@@ -8,7 +8,9 @@ import java.util.List;
  * continuum (docs/ring.md section 14). Everything else is the same for every
  * flavor: digest {@code k} of a node is {@code MD5("<placement>-k")} and gives
  * four little-endian points, keys hash as MD5 read little-endian. With equal
- * weights all three give every node 40 digests.
+ * weights all three give every node 40 digests for most node counts, and 39
+ * for some (each its own: 61 nodes for libketama, 25 for libmemcached, 7 for
+ * hashring), as the clients do.
  */
 public enum KetamaFlavor {
     /**
