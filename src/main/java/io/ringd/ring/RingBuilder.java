@@ -262,7 +262,7 @@ final class RingBuilder {
             String other = byKey.put(n.placementKey(), n.id());
             if (other != null) {
                 Node hashed = n.hashKey() != null ? n : byId(nodes, other);
-                throw new RingException.DuplicatePlacement(n.id(), other, hashed.id());
+                throw new RingException.DuplicatePlacement(n.id(), other, hashed.id(), n.placementKey());
             }
         }
     }

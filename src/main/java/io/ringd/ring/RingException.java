@@ -54,14 +54,16 @@ public abstract class RingException extends RuntimeException {
         private final String id;
 
         /**
-         * @param id     a node of the pair
-         * @param other  the other node
-         * @param hashed the one of the two whose hashKey makes the clash (the change to look at)
+         * @param id        a node of the pair
+         * @param other     the other node
+         * @param hashed    the one of the two whose hashKey makes the clash (the change to look at)
+         * @param placement the string both would be placed by
          */
-        public DuplicatePlacement(String id, String other, String hashed) {
+        public DuplicatePlacement(String id, String other, String hashed, String placement) {
             super("nodes " + (id.compareTo(other) < 0 ? id + " and " + other : other + " and " + id)
-                    + " would be placed by the same hashKey (a hashKey equal to another node's, or to its id); "
-                    + "look at " + hashed);
+                    + " would both be placed by \"" + (placement.length() > 64 ? placement.substring(0, 64) + "..."
+                            : placement) + "\" (a hashKey, or an id where a node has none): give " + hashed
+                    + " a hashKey of its own");
             this.id = hashed;
         }
 

@@ -254,7 +254,8 @@ class KetamaFlavorTest {
                 List.of(new Node("cache-1", 1, null, "localhost/10.0.0.1:11211"), Node.of("10.0.0.2:11211", 1)));
         assertThatThrownBy(() -> ring.put(new Node("cache-9", 1, null, "localhost/10.0.0.1:11211")))
                 .isInstanceOf(RingException.DuplicatePlacement.class)
-                .hasMessageContaining("cache-1 and cache-9").hasMessageContaining("look at cache-9");
+                .hasMessage("nodes cache-1 and cache-9 would both be placed by \"localhost/10.0.0.1:11211\" (a hashKey, "
+                        + "or an id where a node has none): give cache-9 a hashKey of its own");
         assertThatThrownBy(() -> ring.put(new Node("cache-2", 1, null, "10.0.0.2:11211")))
                 .as("a hashKey equal to another node's id").isInstanceOf(RingException.DuplicatePlacement.class)
                 .satisfies(e -> assertThat(((RingException.DuplicatePlacement) e).id()).isEqualTo("cache-2"));
