@@ -289,7 +289,7 @@ class PageBrowserTest extends RealServerTest {
     @Test
     void aNodePlacedByAHashKeyIsStagedAppliedAndShown() {
         adminJson("{\"hash\":\"ketama\",\"ketamaFlavor\":\"libmemcached\"}").put("/settings").then().statusCode(200);
-        long v = putAll("10.0.0.1:11211:1", "10.0.0.2:11211:2");
+        long v = putAll("mc-1:1", "mc-2:2");
         open();
         waitRendered(v);
         assertThat(text("ring-summary")).contains("digests counted as libmemcached does");
@@ -299,19 +299,13 @@ class PageBrowserTest extends RealServerTest {
         hashKey.sendKeys("localhost/127.0.0.1:11211");
         driver.findElement(By.id("stage")).click();
         waitText("staged", "put cache-7, weight 1, no zone, placed by localhost/127.0.0.1:11211");
-        driver.findElement(By.id("preview")).click();
-        waitText("change-answer", "Preview against version " + v);
-        WebElement token = driver.findElement(By.id("token"));
-        token.clear();
-        token.sendKeys(TOKEN);
-        driver.findElement(By.id("apply")).click();
-        waitText("change-answer", "Applied as version " + (v + 1));
+        previewAndApply(v);
         waitRendered(v + 1);
         assertThat(getJson("/nodes/cache-7").get("node").get("hashKey").asString())
                 .isEqualTo("localhost/127.0.0.1:11211");
         WebElement row = driver.findElement(By.cssSelector("#ownership tbody tr[data-node='cache-7']"));
         assertThat(row.getText()).contains("placed by localhost/127.0.0.1:11211");
-        assertThat(driver.findElement(By.cssSelector("#ownership tbody tr[data-node='10.0.0.1:11211']")).getText())
+        assertThat(driver.findElement(By.cssSelector("#ownership tbody tr[data-node='mc-1']")).getText())
                 .doesNotContain("placed by");
         assertThat(consoleErrors()).isEmpty();
     }
@@ -380,13 +374,7 @@ class PageBrowserTest extends RealServerTest {
         stage("cache-w", "10000", "");
         assertThat(text("staged")).contains("put cache-w, weight 10000, no zone");
         assertThat(weight.getDomAttribute("aria-invalid")).isEqualTo("false");
-        driver.findElement(By.id("preview")).click();
-        waitText("change-answer", "Preview against version " + v);
-        WebElement token = driver.findElement(By.id("token"));
-        token.clear();
-        token.sendKeys(TOKEN);
-        driver.findElement(By.id("apply")).click();
-        waitText("change-answer", "Applied as version " + (v + 1));
+        previewAndApply(v);
         assertThat(getJson("/nodes/cache-w").get("node").get("weight").asDouble()).isEqualTo(10000.0);
         assertThat(consoleErrors()).isEmpty();
     }
@@ -565,6 +553,17 @@ class PageBrowserTest extends RealServerTest {
         fill(id, weight, zone);
         driver.findElement(By.id("stage")).click();
         waitText("staged", id);
+    }
+
+    /** Previews the staged batch against version {@code v}, then applies it with the admin token. */
+    private void previewAndApply(long v) {
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + v);
+        WebElement token = driver.findElement(By.id("token"));
+        token.clear();
+        token.sendKeys(TOKEN);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Applied as version " + (v + 1));
     }
 
     /** Types a node into the Change safely fields. */
