@@ -187,13 +187,11 @@ class ZooKeeperStoreTest {
     @Test
     @Order(3)
     void aKetamaFlavorAndHashKeys_writtenThroughOneInstance_areTheRingOfEvery() throws Exception {
-        assertThat(send(0, "PUT", "/settings", "{\"hash\":\"ketama\",\"ketamaFlavor\":\"libmemcached\"}").status())
-                .isEqualTo(200);
-        assertThat(send(1, "PUT", "/nodes/zk-h1", "{\"weight\":3,\"hashKey\":\"localhost/10.9.0.1:11211\"}")
-                .status()).isEqualTo(201);
-        Answer last = send(2, "PUT", "/nodes/zk-h2", "{\"weight\":1,\"hashKey\":\"/10.9.0.2:11211\"}");
-        assertThat(last.status()).isEqualTo(201);
-        long v = last.body().get("version").asLong();
+        Duration limit = Duration.ofSeconds(10);
+        retryWrite(0, "PUT", "/settings", "{\"hash\":\"ketama\",\"ketamaFlavor\":\"libmemcached\"}", limit);
+        retryWrite(1, "PUT", "/nodes/zk-h1", "{\"weight\":3,\"hashKey\":\"localhost/10.9.0.1:11211\"}", limit);
+        long v = retryWrite(2, "PUT", "/nodes/zk-h2", "{\"weight\":1,\"hashKey\":\"/10.9.0.2:11211\"}", limit)
+                .get("version").asLong();
         awaitConverged(v);
         for (int i = 0; i < 3; i++) {
             JsonNode ring = getJson(i, "/ring");
@@ -204,7 +202,7 @@ class ZooKeeperStoreTest {
             assertThat(ring.get("fingerprint").asString()).isEqualTo(fingerprintAt(0, v));
         }
         // back to md5 for the tests after this one; the hashKeys stay, placing md5 points
-        assertThat(send(0, "PUT", "/settings", "{\"hash\":\"md5\"}").status()).isEqualTo(200);
+        retryWrite(0, "PUT", "/settings", "{\"hash\":\"md5\"}", limit);
         awaitConverged(v + 1);
         assertThat(getJson(1, "/settings").get("settings").has("ketamaFlavor")).isFalse();
     }
@@ -381,17 +379,27 @@ class ZooKeeperStoreTest {
 
     /** A put retried while the ensemble recovers (503), within {@code limit}. */
     static long retryPut(int i, String id, double weight, Duration limit) throws InterruptedException {
+        return retryWrite(i, "PUT", "/nodes/" + id, "{\"weight\":" + weight + "}", limit).get("version").asLong();
+    }
+
+    /**
+     * A write retried while the instance cannot write yet (503: the ensemble recovering, or the
+     * instance catching up with a write made through another), within {@code limit}; the body of
+     * its 200 or 201.
+     */
+    static JsonNode retryWrite(int i, String method, String path, String body, Duration limit)
+            throws InterruptedException {
         long end = System.nanoTime() + limit.toNanos();
         Answer a;
         do {
-            a = send(i, "PUT", "/nodes/" + id, "{\"weight\":" + weight + "}");
+            a = send(i, method, path, body);
             if (a.status() == 200 || a.status() == 201) {
-                return a.body().get("version").asLong();
+                return a.body();
             }
-            assertThat(a.status()).as("PUT %s through instance %d: %s", id, i, a.body()).isIn(503, -1);
+            assertThat(a.status()).as("%s %s through instance %d: %s", method, path, i, a.body()).isIn(503, -1);
             Thread.sleep(200);
         } while (System.nanoTime() < end);
-        throw new AssertionError("PUT " + id + " through instance " + i + " kept failing: " + a);
+        throw new AssertionError(method + " " + path + " through instance " + i + " kept failing: " + a);
     }
 
     static double metric(int i, String name) {
