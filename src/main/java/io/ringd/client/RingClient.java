@@ -5,8 +5,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,7 +14,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import io.ringd.ring.Handoff;
-import io.ringd.ring.HandoffIndex;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.RingException;
 
@@ -63,17 +60,6 @@ public final class RingClient implements AutoCloseable {
      * with another fingerprint, or an older version, is a new history (a
      * restart with a memory store), loaded whole rather than resumed.
      *
-     * Handoff. `window` holds the versions followed in a row, oldest first,
-     * as the handoff window needs them: the versions committed within it and
-     * the one before (the state the window starts from), at most
-     * maxHandoffVersions. A version that does not follow the newest held by
-     * one (a reload after a gap, another incarnation) starts it again, since
-     * the rule needs each version's predecessor. On each swap the follower
-     * thread trims it and publishes a copy in the same Held as the ring; the
-     * HandoffIndex over it is built once, by the follower thread at the swap
-     * once handoff has been asked for (the first lookup of a client builds
-     * the first one), so a client that never asks pays only the references.
-     *
      * Liveness. lastHeardNanos is set on every successful answer and every
      * line of the stream, keep-alive comments included; lookups do not
      * check it, callers do (sinceLastHeard) and decide when a ring is too
@@ -101,61 +87,9 @@ public final class RingClient implements AutoCloseable {
      * the incarnation of the server's ring it belongs to (either null if not
      * sent).
      */
-    record Held(HashRing ring, Instant committedAt, String incarnation, KeptVersions handoff) {
+    record Held(HashRing ring, Instant committedAt, String incarnation, HandoffVersions.Kept handoff) {
         Held(HashRing ring, Instant committedAt, String incarnation) {
             this(ring, committedAt, incarnation, null);
-        }
-    }
-
-    /**
-     * What the client holds for {@link #handoff(String)}: how many versions,
-     * from which to which, and an estimate of their heap and the index's.
-     *
-     * @param versions      the versions held, the current one included (0 before the first ring)
-     * @param oldestVersion the oldest held, or -1
-     * @param bytes         an estimate of the heap they take beyond the current ring, index included
-     */
-    public record HandoffHistory(int versions, long oldestVersion, long bytes) {
-    }
-
-    /** A version followed, with its commit time. */
-    private record Kept(HashRing ring, Instant committedAt) {
-    }
-
-    /** The versions kept for handoff at one swap, and their index, built once when first asked for. */
-    static final class KeptVersions {
-        private final List<Kept> kept;
-        private volatile HandoffIndex index;
-
-        private KeptVersions(List<Kept> kept) {
-            this.kept = kept;
-        }
-
-        HandoffIndex index() {
-            HandoffIndex i = index;
-            if (i == null) {
-                synchronized (this) {
-                    i = index;
-                    if (i == null) {
-                        HandoffIndex.Builder b = HandoffIndex.builder();
-                        for (Kept k : kept) {
-                            b.add(k.ring(), k.committedAt());
-                        }
-                        i = b.build();
-                        index = i;
-                    }
-                }
-            }
-            return i;
-        }
-
-        long bytes() {
-            long bytes = 0;
-            for (int k = 0; k < kept.size() - 1; k++) { // the current ring is held anyway
-                bytes += kept.get(k).ring().memoryBytes();
-            }
-            HandoffIndex i = index;
-            return bytes + (i == null ? 0 : i.memoryBytes());
         }
     }
 
@@ -173,17 +107,12 @@ public final class RingClient implements AutoCloseable {
     private final Thread thread;
     private final AutoCloseable metrics;
     private volatile boolean closed;
-    private final Duration handoffWindow;
-    private final int maxHandoffVersions;
-    /** The versions followed in a row; only the follower thread touches it (under publish). */
-    private final ArrayDeque<Kept> window = new ArrayDeque<>();
-    /** Set by the first handoff lookup: from then on each swap indexes its versions on the follower thread. */
-    private volatile boolean handoffAsked;
+    /** The versions followed, kept for handoff lookups; only the follower thread adds to them. */
+    private final HandoffVersions handoff;
 
     RingClient(RingClientBuilder b) {
         this.baseUrl = b.baseUrl;
-        this.handoffWindow = b.handoffWindow;
-        this.maxHandoffVersions = b.handoffVersions;
+        this.handoff = new HandoffVersions(b.handoffWindow, b.handoffVersions);
         this.listeners.addAll(b.listeners);
         HttpClient http = b.httpClient != null ? b.httpClient
                 : HttpClient.newBuilder().connectTimeout(b.connectTimeout).version(HttpClient.Version.HTTP_1_1)
@@ -264,8 +193,7 @@ public final class RingClient implements AutoCloseable {
         if (h == null) {
             throw new RingNotReadyException(baseUrl);
         }
-        handoffAsked = true;
-        return h.handoff() == null ? null : h.handoff().index().handoff(key, Instant.now().minus(handoffWindow));
+        return handoff.handoff(h.handoff(), key);
     }
 
     /**
@@ -284,25 +212,7 @@ public final class RingClient implements AutoCloseable {
         if (h == null) {
             throw new RingNotReadyException(baseUrl);
         }
-        String owner = h.ring().route(key);
-        V value = loader.load(owner, key);
-        if (value != null) {
-            return new ReadThrough<>(key, value, owner, false, 1);
-        }
-        handoffAsked = true;
-        Handoff handoff = h.handoff() == null ? null
-                : h.handoff().index().handoff(key, Instant.now().minus(handoffWindow));
-        int asked = 1;
-        if (handoff != null) {
-            for (String node : handoff.previous()) {
-                asked++;
-                value = loader.load(node, key);
-                if (value != null) {
-                    return new ReadThrough<>(key, value, node, true, asked);
-                }
-            }
-        }
-        return new ReadThrough<>(key, null, null, false, asked);
+        return handoff.readThrough(h.ring(), h.handoff(), key, loader);
     }
 
     /** How many versions the client holds for {@link #handoff(String)}, and about how much heap they take. */
@@ -311,8 +221,7 @@ public final class RingClient implements AutoCloseable {
         if (h == null || h.handoff() == null) {
             return new HandoffHistory(h == null ? 0 : 1, h == null ? -1 : h.ring().version(), 0);
         }
-        KeptVersions kept = h.handoff();
-        return new HandoffHistory(kept.kept.size(), kept.kept.get(0).ring().version(), kept.bytes());
+        return h.handoff().history();
     }
 
     /**
@@ -474,7 +383,7 @@ public final class RingClient implements AutoCloseable {
     void publish(HashRing ring, Instant committedAt, String incarnation) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
         Held previous = held.getAndSet(new Held(ring, committedAt, incarnation,
-                keepForHandoff(held.get(), ring, committedAt, incarnation)));
+                handoff.keep(held.get(), ring, committedAt, incarnation)));
         synchronized (monitor) {
             monitor.notifyAll();
         }
@@ -486,42 +395,6 @@ public final class RingClient implements AutoCloseable {
                 LOG.log(Level.WARNING, "ringd client " + baseUrl + ": a listener failed at version " + ring.version(), e);
             }
         }
-    }
-
-    /**
-     * Adds {@code ring} to the versions kept for handoff (or starts them again
-     * when it does not follow the newest one), trims what the window no
-     * longer needs; null when handoff is off. Once handoff was asked for,
-     * they are indexed here, on the follower thread.
-     */
-    private KeptVersions keepForHandoff(Held before, HashRing ring, Instant committedAt, String incarnation) {
-        if (maxHandoffVersions < 2) {
-            return null;
-        }
-        Kept last = window.peekLast();
-        if (last == null || before == null || last.ring().version() + 1 != ring.version()
-                || !Objects.equals(before.incarnation(), incarnation)) {
-            window.clear();
-        }
-        window.addLast(new Kept(ring, committedAt));
-        Instant since = Instant.now().minus(handoffWindow);
-        while (window.size() > maxHandoffVersions) {
-            window.removeFirst();
-        }
-        while (window.size() > 1) { // the oldest is needed while the next one was committed within the window
-            Iterator<Kept> it = window.iterator();
-            it.next();
-            Kept second = it.next();
-            if (second.committedAt() != null && !second.committedAt().isBefore(since)) {
-                break;
-            }
-            window.removeFirst();
-        }
-        KeptVersions kept = new KeptVersions(List.copyOf(window));
-        if (handoffAsked) {
-            kept.index();
-        }
-        return kept;
     }
 
     /** The ring was fetched whole, for {@code reason}, instead of following a change. */
