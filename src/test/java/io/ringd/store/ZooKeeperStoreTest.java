@@ -208,6 +208,28 @@ class ZooKeeperStoreTest {
     }
 
     @Test
+    @Order(3)
+    void handoffAnswers_areTheSameOnEveryInstance_afterAJoinThroughAnother() throws Exception {
+        Duration limit = Duration.ofSeconds(10);
+        long v = retryWrite(1, "PUT", "/nodes/zk-join", "{\"weight\":4}", limit).get("version").asLong();
+        awaitConverged(v);
+        int moved = 0;
+        for (int k = 0; k < 60; k++) {
+            JsonNode first = getJson(0, "/route/hk-" + k + "?handoff=true");
+            for (int i = 1; i < 3; i++) {
+                assertThat(getJson(i, "/route/hk-" + k + "?handoff=true").toString()).as("instance %d, key hk-%d", i, k)
+                        .isEqualTo(first.toString());
+            }
+            if (first.get("node").asString().equals("zk-join")) {
+                moved++;
+                assertThat(first.get("handoff").get("movedAt").asLong()).isEqualTo(v);
+                assertThat(first.get("handoff").get("previous")).isNotEmpty();
+            }
+        }
+        assertThat(moved).as("keys that moved to the node that joined").isPositive();
+    }
+
+    @Test
     @Order(4)
     void theEnsembleLeaderKilled_writesGoOnAndInstancesConverge() throws Exception {
         InstanceSpec leader = leader();
