@@ -5,6 +5,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import io.ringd.ring.Handoff;
+import io.ringd.ring.HandoffIndex;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.RingException;
 
@@ -59,6 +63,16 @@ public final class RingClient implements AutoCloseable {
      * with another fingerprint, or an older version, is a new history (a
      * restart with a memory store), loaded whole rather than resumed.
      *
+     * Handoff. `window` holds the versions followed in a row, oldest first,
+     * as the handoff window needs them: the versions committed within it and
+     * the one before (the state the window starts from), at most
+     * maxHandoffVersions. A version that does not follow the newest held by
+     * one (a reload after a gap, another incarnation) starts it again, since
+     * the rule needs each version's predecessor. On each swap the follower
+     * thread trims it, builds the HandoffIndex and publishes it in the same
+     * Held as the ring, so a lookup reads both with one volatile read and
+     * never builds anything.
+     *
      * Liveness. lastHeardNanos is set on every successful answer and every
      * line of the stream, keep-alive comments included; lookups do not
      * check it, callers do (sinceLastHeard) and decide when a ring is too
@@ -86,7 +100,25 @@ public final class RingClient implements AutoCloseable {
      * the incarnation of the server's ring it belongs to (either null if not
      * sent).
      */
-    record Held(HashRing ring, Instant committedAt, String incarnation) {
+    record Held(HashRing ring, Instant committedAt, String incarnation, HandoffIndex handoff) {
+        Held(HashRing ring, Instant committedAt, String incarnation) {
+            this(ring, committedAt, incarnation, null);
+        }
+    }
+
+    /**
+     * What the client holds for {@link #handoff(String)}: how many versions,
+     * from which to which, and an estimate of their heap and the index's.
+     *
+     * @param versions      the versions held, the current one included (0 before the first ring)
+     * @param oldestVersion the oldest held, or -1
+     * @param bytes         an estimate of the heap they take beyond the current ring, index included
+     */
+    public record HandoffHistory(int versions, long oldestVersion, long bytes) {
+    }
+
+    /** A version followed, with its commit time. */
+    private record Kept(HashRing ring, Instant committedAt) {
     }
 
     private final URI baseUrl;
@@ -103,9 +135,16 @@ public final class RingClient implements AutoCloseable {
     private final Thread thread;
     private final AutoCloseable metrics;
     private volatile boolean closed;
+    private final Duration handoffWindow;
+    private final int maxHandoffVersions;
+    /** The versions followed in a row; only the follower thread touches it (under publish). */
+    private final ArrayDeque<Kept> window = new ArrayDeque<>();
+    private volatile long handoffBytes;
 
     RingClient(RingClientBuilder b) {
         this.baseUrl = b.baseUrl;
+        this.handoffWindow = b.handoffWindow;
+        this.maxHandoffVersions = b.handoffVersions;
         this.listeners.addAll(b.listeners);
         HttpClient http = b.httpClient != null ? b.httpClient
                 : HttpClient.newBuilder().connectTimeout(b.connectTimeout).version(HttpClient.Version.HTTP_1_1)
@@ -169,6 +208,69 @@ public final class RingClient implements AutoCloseable {
      */
     public List<String> preference(String key, int n, boolean distinctZones) {
         return ring().preference(key, n, distinctZones);
+    }
+
+    /**
+     * Who held {@code key} before its current owner (docs/ring.md section 21),
+     * from the versions this client followed within its handoff window
+     * ({@link RingClientBuilder#handoffWindow}): {@code null} when the key's
+     * owner did not change within it. Only changes the client saw count: a
+     * client started after a change does not know it (the server's
+     * {@code ?handoff=true} does).
+     *
+     * @throws RingNotReadyException before the first ring is verified
+     */
+    public Handoff handoff(String key) {
+        Held h = held.get();
+        if (h == null) {
+            throw new RingNotReadyException(baseUrl);
+        }
+        return h.handoff() == null ? null : h.handoff().handoff(key, Instant.now().minus(handoffWindow));
+    }
+
+    /**
+     * Reads {@code key} through its owners (the read-through pattern of
+     * docs/ring.md section 21): asks the owner first, then each previous
+     * owner within the handoff window, newest first, until one has it. A
+     * miss on the owner that a previous owner answers is the key's data
+     * still where it was before a change: copy it to the owner.
+     *
+     * @throws RingNotReadyException before the first ring is verified
+     * @throws RingException.NoNodes when the ring has no nodes
+     */
+    public <V> ReadThrough<V> readThrough(String key, ReadThrough.Loader<V> loader) {
+        Objects.requireNonNull(loader, "loader");
+        Held h = held.get();
+        if (h == null) {
+            throw new RingNotReadyException(baseUrl);
+        }
+        String owner = h.ring().route(key);
+        V value = loader.load(owner, key);
+        if (value != null) {
+            return new ReadThrough<>(key, value, owner, false, 1);
+        }
+        Handoff handoff = h.handoff() == null ? null : h.handoff().handoff(key, Instant.now().minus(handoffWindow));
+        int asked = 1;
+        if (handoff != null) {
+            for (String node : handoff.previous()) {
+                asked++;
+                value = loader.load(node, key);
+                if (value != null) {
+                    return new ReadThrough<>(key, value, node, true, asked);
+                }
+            }
+        }
+        return new ReadThrough<>(key, null, null, false, asked);
+    }
+
+    /** How many versions the client holds for {@link #handoff(String)}, and about how much heap they take. */
+    public HandoffHistory handoffHistory() {
+        Held h = held.get();
+        if (h == null || h.handoff() == null) {
+            return new HandoffHistory(h == null ? 0 : 1, h == null ? -1 : h.ring().version(), 0);
+        }
+        HandoffIndex index = h.handoff();
+        return new HandoffHistory(index.versionCount(), index.oldestVersion(), handoffBytes);
     }
 
     /**
@@ -329,7 +431,8 @@ public final class RingClient implements AutoCloseable {
     /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
     void publish(HashRing ring, Instant committedAt, String incarnation) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
-        Held previous = held.getAndSet(new Held(ring, committedAt, incarnation));
+        Held previous = held.getAndSet(new Held(ring, committedAt, incarnation,
+                keepForHandoff(held.get(), ring, committedAt, incarnation)));
         synchronized (monitor) {
             monitor.notifyAll();
         }
@@ -341,6 +444,45 @@ public final class RingClient implements AutoCloseable {
                 LOG.log(Level.WARNING, "ringd client " + baseUrl + ": a listener failed at version " + ring.version(), e);
             }
         }
+    }
+
+    /**
+     * Adds {@code ring} to the versions kept for handoff (or starts them again
+     * when it does not follow the newest one), trims what the window no
+     * longer needs, and indexes them; null when handoff is off.
+     */
+    private HandoffIndex keepForHandoff(Held before, HashRing ring, Instant committedAt, String incarnation) {
+        if (maxHandoffVersions < 2) {
+            return null;
+        }
+        Kept last = window.peekLast();
+        if (last == null || before == null || last.ring().version() + 1 != ring.version()
+                || !Objects.equals(before.incarnation(), incarnation)) {
+            window.clear();
+        }
+        window.addLast(new Kept(ring, committedAt));
+        Instant since = Instant.now().minus(handoffWindow);
+        while (window.size() > maxHandoffVersions) {
+            window.removeFirst();
+        }
+        while (window.size() > 1) { // the oldest is needed while the next one was committed within the window
+            Iterator<Kept> it = window.iterator();
+            it.next();
+            Kept second = it.next();
+            if (second.committedAt() != null && !second.committedAt().isBefore(since)) {
+                break;
+            }
+            window.removeFirst();
+        }
+        HandoffIndex.Builder b = HandoffIndex.builder();
+        long bytes = 0;
+        for (Kept k : window) {
+            b.add(k.ring(), k.committedAt());
+            bytes += k.ring() == ring ? 0 : k.ring().memoryBytes();
+        }
+        HandoffIndex index = b.build();
+        handoffBytes = bytes + index.memoryBytes();
+        return index;
     }
 
     /** The ring was fetched whole, for {@code reason}, instead of following a change. */

@@ -21,6 +21,8 @@ public final class RingClientBuilder {
     Duration maxBackoff = Duration.ofSeconds(30);
     HttpClient httpClient;
     boolean metrics = true;
+    Duration handoffWindow = Duration.ofMinutes(10);
+    int handoffVersions = 16;
     final List<RingClient.Listener> listeners = new ArrayList<>();
 
     RingClientBuilder(URI baseUrl) {
@@ -93,6 +95,23 @@ public final class RingClientBuilder {
      */
     public RingClientBuilder metrics(boolean enabled) {
         this.metrics = enabled;
+        return this;
+    }
+
+    /**
+     * How far back {@link RingClient#handoff(String)} looks (default 10
+     * minutes, as the server's {@code ringd.handoff.window}), and the most
+     * versions it keeps for it (default 16, the current one included; 0 or 1
+     * turn handoff off). The client keeps the versions committed within the
+     * window and the one before, each a whole ring: about 10 bytes a point
+     * each ({@link RingClient#handoffHistory()} says how much).
+     */
+    public RingClientBuilder handoffWindow(Duration window, int maxVersions) {
+        this.handoffWindow = positive(window, "handoff window");
+        if (maxVersions < 0 || maxVersions > 1024) {
+            throw new IllegalArgumentException("handoff versions must be in [0, 1024]: " + maxVersions);
+        }
+        this.handoffVersions = maxVersions;
         return this;
     }
 

@@ -1,5 +1,8 @@
 package io.ringd.lookup;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +14,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.ringd.ring.HandoffIndex;
 import io.ringd.ring.HashRing;
+import io.ringd.state.HandoffProperties;
+import io.ringd.state.Handoffs;
 import io.ringd.state.LookupEvents;
 import io.ringd.state.NodeLoads;
 import io.ringd.state.RingService;
@@ -35,7 +41,9 @@ import io.swagger.v3.oas.annotations.tags.Tag;
  * {@code ?version=}) and hashes its key once. With {@code ?bound=c}, a route
  * answers the first node of the key's preference order within its bound
  * ({@link BoundedLoad}); every key answered at the current version counts in
- * the routed node's load.
+ * the routed node's load. With {@code ?handoff=true} (or {@code "handoff":true}
+ * in a batch) an answer adds who held the key before, from the version's
+ * handoff index ({@link Handoffs}), built once per version.
  */
 @RestController
 @RingApi
@@ -49,9 +57,13 @@ class LookupController {
     private final LookupEvents events;
     private final NodeLoads loads;
     private final ExplainLabels labels;
+    private final Handoffs handoffs;
 
-    LookupController(RingService ring, ObjectProvider<LookupEvents> events, ObjectProvider<NodeLoads> loads) {
+    LookupController(RingService ring, ObjectProvider<LookupEvents> events, ObjectProvider<NodeLoads> loads,
+            ObjectProvider<Handoffs> handoffs) {
         this.ring = ring;
+        this.handoffs = handoffs.getIfAvailable(() -> new Handoffs(ring,
+                new HandoffProperties(Duration.ofMinutes(10)), Clock.systemUTC()));
         this.labels = new ExplainLabels(ring.reads());
         this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
         this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
@@ -73,8 +85,12 @@ class LookupController {
             @RequestParam(required = false) String bound,
             @Parameter(description = LookupDocs.EXPLAIN, example = "true")
             @RequestParam(defaultValue = "false") boolean explain,
+            @Parameter(description = LookupDocs.HANDOFF, example = "true")
+            @RequestParam(defaultValue = "false") boolean handoff,
+            @Parameter(description = LookupDocs.WINDOW, example = "PT30S")
+            @RequestParam(required = false) String window,
             @Parameter(hidden = true) RingState current) {
-        return answer(Keys.check(key, "key"), version, bound, explain, current);
+        return answer(Keys.check(key, "key"), version, bound, explain, handoff, window, current);
     }
 
     @GetMapping(path = "/route", params = "key")
@@ -94,8 +110,12 @@ class LookupController {
             @RequestParam(required = false) String bound,
             @Parameter(description = LookupDocs.EXPLAIN, example = "true")
             @RequestParam(defaultValue = "false") boolean explain,
+            @Parameter(description = LookupDocs.HANDOFF, example = "true")
+            @RequestParam(defaultValue = "false") boolean handoff,
+            @Parameter(description = LookupDocs.WINDOW, example = "PT30S")
+            @RequestParam(required = false) String window,
             @Parameter(hidden = true) RingState current) {
-        return answer(Keys.check(key, "key"), version, bound, explain, current);
+        return answer(Keys.check(key, "key"), version, bound, explain, handoff, window, current);
     }
 
     @GetMapping({"/route/", "/preference/"})
@@ -115,6 +135,23 @@ class LookupController {
                     + " had no nodes: no key had an owner there", "version");
         }
         return r;
+    }
+
+    /** A checked key's route, and its handoff when asked for. */
+    private RouteAnswer answer(String key, Long version, String bound, boolean explain, boolean handoff,
+            String window, RingState current) {
+        Instant since = HandoffWindow.since(handoffs, handoff, window, "window");
+        if (!handoff) {
+            return answer(key, version, bound, explain, current);
+        }
+        if (version != null && version != current.version()) {
+            throw ApiException.badRequest("handoff answers at the current version only (" + current.version()
+                    + "): it says who held the key before the current owner; leave out version or handoff",
+                    "handoff");
+        }
+        RouteAnswer a = answer(key, version, bound, explain, current);
+        HandoffIndex index = handoffs.indexOf(current);
+        return a.handedOff(HandoffJson.of(index.handoff(key, a.hash(), since)));
     }
 
     /** A checked key's route: plain, or bounded when {@code bound} is given. */
@@ -160,21 +197,34 @@ class LookupController {
     @ApiResponse(responseCode = "503", description = LookupDocs.NO_NODES)
     BatchAnswer routeBatch(@RequestBody RouteBatchRequest body, @Parameter(hidden = true) RingState current) {
         List<String> keys = body.checked();
+        boolean handoff = Boolean.TRUE.equals(body.handoff());
+        Instant since = HandoffWindow.since(handoffs, handoff, body.window(), "window");
         HashRing r = current.ring();
+        if (handoff) {
+            r.routeHash(0); // an empty ring answers 503 before an index is built
+        }
+        HandoffIndex index = handoff ? handoffs.indexOf(current) : null;
         List<BatchAnswer.KeyNode> routes = new ArrayList<>(keys.size());
         NodeCounts counts = new NodeCounts(Math.min(r.nodeCount(), keys.size())); // reported once per node
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
-            String node = r.route(key);
-            routes.add(new BatchAnswer.KeyNode(key, node));
-            counts.add(node);
+            if (index == null) {
+                String node = r.route(key);
+                routes.add(new BatchAnswer.KeyNode(key, node));
+                counts.add(node);
+            } else {
+                long hash = r.hash(key);
+                String node = r.routeHash(hash);
+                routes.add(new BatchAnswer.KeyNode(key, node, HandoffJson.of(index.handoff(key, hash, since))));
+                counts.add(node);
+            }
         }
         long version = r.version();
         counts.forEach((node, count) -> {
             events.routed(version, node, count);
             loads.routed(version, node, count);
         });
-        return new BatchAnswer(version, routes);
+        return new BatchAnswer(version, routes, handoff);
     }
 
     @GetMapping("/preference/{key}")

@@ -26,6 +26,14 @@ final class LookupDocs {
             + "label X#i) and the arc of hash values it owns, from one past the previous point to the point "
             + "itself, wrapping past 2^32-1; for a Maglev table, the entry (hash mod M) and the hash values it "
             + "holds. With bound, it explains the key's own point (the first node of its preference order).";
+    static final String HANDOFF = "Also say who held the key before (docs/ring.md section 21): handoff is "
+            + "null when the key's owner did not change within the window, else {movedAt, movedAtTime, previous}: "
+            + "the newest version at which its owner changed, its commit time, and the distinct earlier owners, "
+            + "newest first, at most 8, never the current owner. At the current version only: with a version "
+            + "other than the current one, 400. With bound, it is the history of the key's own owner (the first "
+            + "node of its preference order), whichever node answers.";
+    static final String WINDOW = "With handoff=true: a window shorter than ringd.handoff.window (10 minutes by "
+            + "default), an ISO-8601 duration such as PT30S. Versions committed this long ago or later count.";
     static final String N = "How many nodes, 1 to 10000";
     static final String DISTINCT_ZONES = "Prefer nodes of distinct zones";
 
@@ -33,12 +41,14 @@ final class LookupDocs {
     static final String ROUTE_TEXT = "The owner of the first ring point at or after the key's hash, wrapping "
             + "past the last point. With bound, the first node of the key's preference order within its bound, "
             + "and skipped. With explain=true, the owning point, its vnode label and its arc (for a Maglev table, "
-            + "the entry and its hash values).";
+            + "the entry and its hash values). With handoff=true, who held the key before, within the window.";
     static final String ROUTE_QUERY = "The node that owns a key given as ?key=";
-    static final String ROUTE_QUERY_TEXT = "The same answer as /route/{key}, bound and explain included; the key "
+    static final String ROUTE_QUERY_TEXT = "The same answer as /route/{key}, bound, explain and handoff included; the key "
             + "is form-decoded ('+' is a space).";
     static final String ROUTE_BATCH = "The owners of many keys";
-    static final String ROUTE_BATCH_TEXT = "1 to 10,000 keys, answered in request order, all at one version.";
+    static final String ROUTE_BATCH_TEXT = "1 to 10,000 keys, answered in request order, all at one version. "
+            + "With \"handoff\":true each route adds its handoff (see GET /route/{key}), within \"window\" when "
+            + "given.";
     static final String ROUTE_BATCH_EXAMPLE = "{\"keys\":[\"user:42\",\"user/43\"]}";
     static final String PREFERENCE = "The replicas of a key";
     static final String PREFERENCE_TEXT = "Up to n distinct nodes clockwise from the key's hash; element 0 is the "
@@ -49,16 +59,17 @@ final class LookupDocs {
     static final String OWNER = "The owner";
     static final String OWNERS = "The owners, in request order";
     static final String PREFERENCE_LIST = "The preference list";
-    static final String BAD_ROUTE = "Bad key, version or bound, or bound with an older version";
+    static final String BAD_ROUTE = "Bad key, version, bound or window, or bound or handoff with an older version";
     static final String BAD_PREFERENCE = "Bad key, n or version";
-    static final String BAD_BATCH = "Bad body or key";
+    static final String BAD_BATCH = "Bad body, key or window";
     static final String TOO_LARGE = "Body over 4 MiB";
     static final String NOT_MADE = "Version never made";
     static final String GONE = "Version no longer kept";
     static final String EMPTY_VERSION = "The version asked for had no nodes";
     static final String NO_NODES = "The ring has no nodes";
     static final String NO_NODES_OR_BUSY = "The ring has no nodes (no-nodes); or busy, with Retry-After: an old "
-            + "version to rebuild, or a heavy node's labels to hash for explain, while too many expensive reads run";
+            + "version to rebuild, a heavy node's labels to hash for explain, or the version's handoff index to "
+            + "build, while too many expensive reads run";
 
     private LookupDocs() {
     }

@@ -7,15 +7,27 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
- * The body of {@code POST /route}: {@code {"keys":[...]}}.
+ * The body of {@code POST /route}: {@code {"keys":[...]}}, and
+ * {@code "handoff":true} (with an optional {@code "window"}) for each key's
+ * handoff.
  *
- * @param keys 1 to 10,000 keys, each 1 to 4096 UTF-8 bytes
+ * @param keys    1 to 10,000 keys, each 1 to 4096 UTF-8 bytes
+ * @param handoff whether to add each key's handoff (docs/ring.md section 21); absent is false
+ * @param window  with handoff, a shorter window than ringd.handoff.window, an ISO-8601 duration
  */
 @Schema(name = "RouteBatchRequest", description = "Keys to route, all at one version")
 record RouteBatchRequest(
         @ArraySchema(minItems = 1, maxItems = MAX_KEYS, schema = @Schema(example = "user:42",
                 description = "A key of 1 to 4096 UTF-8 bytes"))
-        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<String> keys) {
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<String> keys,
+        @Schema(description = "Add each key's handoff: who held it before, within the window", example = "true")
+        Boolean handoff,
+        @Schema(description = "With handoff: a shorter window than the configured one, an ISO-8601 duration",
+                example = "PT30S") String window) {
+
+    RouteBatchRequest(List<String> keys) {
+        this(keys, null, null);
+    }
 
     /** The most keys in one request. */
     static final int MAX_KEYS = 10_000;

@@ -366,6 +366,18 @@ public final class HashRing implements Placement {
         return ids[owners[index]];
     }
 
+    /**
+     * An estimate of the heap this snapshot holds, in bytes: its points,
+     * owners, search index and hidden points, and about 100 bytes a member
+     * (for holding a few versions within a budget).
+     */
+    public long memoryBytes() {
+        long bytes = 128 + 4L * points.length + 4L * owners.length + 8L * shadowed.length
+                + (index == null ? 0 : 4L * index.length) + 4L * placed.length + 4L * zoneClass.length
+                + (maglevPerm == null ? 0 : 4L * maglevPerm.length);
+        return bytes + 100L * members.length;
+    }
+
     /** The index of member {@code id}, or -1: ids are ascending, as the members are. */
     int memberIndex(String id) {
         int m = Arrays.binarySearch(ids, id);

@@ -7,7 +7,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the ring service from the store, the history setting, the settings of a new ring and the read limits. */
+/**
+ * Wires the ring service from the store, the history setting, the settings of a new ring and the read limits,
+ * and the handoff indexes from the handoff window.
+ */
 @Configuration(proxyBeanMethods = false)
 class StateConfiguration {
 
@@ -25,5 +28,10 @@ class StateConfiguration {
         } catch (InvalidInputException e) {
             throw new IllegalStateException("invalid ringd.ring settings for a new ring: " + e.getMessage(), e);
         }
+    }
+
+    @Bean
+    Handoffs handoffs(RingService ring, HandoffProperties handoff) {
+        return new Handoffs(ring, handoff, Clock.systemUTC());
     }
 }

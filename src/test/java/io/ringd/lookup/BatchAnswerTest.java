@@ -65,6 +65,19 @@ class BatchAnswerTest {
     }
 
     @Test
+    void writer_withHandoff_writesItForEveryRoute_nullWhenTheKeyDidNotMove() {
+        JsonMapper mapper = JsonMapper.builder().build();
+        HandoffJson moved = new HandoffJson(12, "2026-11-30T10:11:29.606Z", List.of("n1", "n3"));
+        String written = mapper.writeValueAsString(new BatchAnswer(13, List.of(
+                new BatchAnswer.KeyNode("a", "n2", moved), new BatchAnswer.KeyNode("b", "n1", null)), true));
+        assertThat(written).isEqualTo("{\"version\":13,\"routes\":[{\"key\":\"a\",\"node\":\"n2\","
+                + "\"handoff\":{\"movedAt\":12,\"movedAtTime\":\"2026-11-30T10:11:29.606Z\","
+                + "\"previous\":[\"n1\",\"n3\"]}},{\"key\":\"b\",\"node\":\"n1\",\"handoff\":null}]}");
+        assertThat(mapper.readTree(written).get("routes").get(0).get("handoff"))
+                .isEqualTo(mapper.readTree(mapper.writeValueAsString(moved)));
+    }
+
+    @Test
     void valid_agreesWithCheck_seeded() {
         Random rnd = new Random(SEED);
         List<String> keys = new ArrayList<>(List.of("", "a", "x".repeat(4096), "x".repeat(4097),

@@ -129,9 +129,11 @@ class RingDiffKeepFlowsTest {
 
     private static HashRing randomPlacement(Random rnd, long version) {
         List<Node> members = rnd.nextInt(8) == 0 ? List.of() : RingTesting.randomMembers(rnd, 1 + rnd.nextInt(8));
-        RingConfig config = switch (rnd.nextInt(3)) {
+        RingConfig config = switch (rnd.nextInt(5)) { // every placement: a node's part is exact for each
             case 0 -> MAGLEV;
             case 1 -> RingConfig.of("murmur3", 1 + rnd.nextInt(16));
+            case 2 -> RingConfig.of("sha256", 1 + rnd.nextInt(16));
+            case 3 -> RingConfig.ketama(KetamaFlavor.values()[rnd.nextInt(KetamaFlavor.values().length)]);
             default -> RingConfig.of("md5", 1 + rnd.nextInt(16));
         };
         return HashRing.of(config, version, members);

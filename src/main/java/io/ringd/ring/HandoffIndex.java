@@ -1,0 +1,637 @@
+package io.ringd.ring;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Who held each key before, over a run of consecutive versions of a ring
+ * (docs/ring.md section 21): for a key or a hash value, the version at
+ * which its owner last changed and its distinct earlier owners, or
+ * {@code null} when its owner did not change. Built once from the kept
+ * versions, oldest first, with their commit times
+ * ({@link #builder()}); a lookup then costs about one binary search and
+ * allocates nothing but a shortened answer.
+ *
+ * <p>The versions the index holds are the most any lookup looks back
+ * through; a lookup names a shorter window with {@code since}: only
+ * versions committed at or after it count as moves, and the version in
+ * force at {@code since} is the oldest whose owner counts. Immutable and
+ * safe to use from any number of threads.
+ */
+public final class HandoffIndex {
+
+    /*
+     * Design note.
+     *
+     * The rule (docs/ring.md section 21). Versions at positions 0 .. n-1
+     * (position p is version firstVersion + p); owner o_p of a key at each.
+     * A lookup's window starts at the cut c: the newest position whose
+     * commit is before `since` (or unknown), and never below 0, the oldest
+     * version held, whose own change is not known. movedAt is the newest
+     * p > c with o_p != o_{p-1} (an empty ring's "no owner" counts as an
+     * owner there), none: no handoff. previous walks p = movedAt-1 down to
+     * c and takes each owner the first time it is met, skipping "no owner"
+     * and the current owner, at most 8.
+     *
+     * The index. All the held versions' ownership is merged into one
+     * partition of the placement's coordinate space (hash values for a
+     * ring or a ketama ring; entries 0 .. M-1 for a Maglev table of size M)
+     * into segments on which every version's owner is the same. That is a
+     * sweep from the oldest version on: the partition so far is merged with
+     * the next version's arcs (or entries), and each segment's state moves
+     * by that version's owner. A state is (owner now, movedAt, the distinct
+     * earlier owners newest first, each with the newest position it held
+     * the key, which is its "seen" position). A change of owner from X to
+     * Y at position p makes the earlier owners (X, p-1) followed by the old
+     * ones without Y. Nine are kept, one more than an answer shows, so that
+     * dropping Y never loses the eighth. States are interned (one object per
+     * distinct state, transitions memoized per version), so the sweep costs
+     * O(segments) per version with a hash look-up per distinct
+     * (state, owner) pair.
+     *
+     * After the sweep each segment's state is reduced to its answer
+     * (movedAt, the first 8 earlier owners and their seen positions; none
+     * when movedAt is unset); adjacent segments with the same answer merge.
+     * What is left are the moved ranges of all held versions together:
+     *   starts[] strictly ascending, biased (unsigned order as signed ints),
+     *   starts[0] the space's first value; answerIds.length == starts.length;
+     *   segment i is [starts[i], starts[i+1]) (the last runs to the end);
+     *   answerIds[i] == 0 means no move; answers[0] is null.
+     * A lookup takes the segment of its coordinate (binary search for the
+     * last start <= it) and its answer. A shorter window is a cut c >= 0:
+     * movedAt <= c means no move, and since the seen positions descend
+     * along the list, the owners seen at or after c are a prefix of it. The
+     * answer with every owner is made once per distinct answer, so the
+     * full window allocates nothing; a shorter one copies a prefix.
+     *
+     * Memory: 8 bytes per segment (start and answer id) and about
+     * 100 + 12 k bytes per distinct answer of k owners. Segments are at
+     * most 1 + 2 x the moved ranges of the held versions' successive diffs
+     * (each range makes at most two breakpoints), so an index over 10
+     * versions that each add or remove a node of 128 points holds about
+     * 2,600 segments: some 20 KB, whatever the size of the ring, and at
+     * most (1 + 2 x points x versions) x 8 bytes whatever the changes. The
+     * sweep needs a partition the size of the current ring's points plus
+     * the moves (8 bytes each) while it runs.
+     *
+     * The slow path. The merge needs one coordinate for all versions: when
+     * the held versions change between a ring and a Maglev table, or
+     * between two table sizes, hash lookups walk the versions instead; and
+     * when they hash keys with different functions (a change of hash
+     * setting), so do key lookups. A walk routes the key (or hash) in each
+     * version of the window and applies the rule above: n lookups and an
+     * array per call. The index then holds its versions' snapshots, which
+     * the fast path lets go after building.
+     */
+
+    /** An owner code for "no owner" (an empty ring), and a position for "no move". */
+    private static final int NONE = -1;
+    /** Earlier owners a state keeps: one more than an answer lists. */
+    private static final int KEEP = Handoff.MAX_PREVIOUS + 1;
+
+    private final long firstVersion;
+    private final Instant[] committedAt;
+    private final HashRing current;
+    /** 0: segments of the hash space; M: of a Maglev table's entries. Meaningless without starts. */
+    private final int tableSize;
+    /** The merged partition; null when the versions have no common coordinate. */
+    private final int[] starts;
+    private final int[] answerIds;
+    private final Answer[] answers;
+    /** The key hash of every version that has an owner, or null when they differ (key lookups walk). */
+    private final KeyHash keyHash;
+    /** The versions, kept for walks only; null when no lookup walks. */
+    private final HashRing[] rings;
+
+    private HandoffIndex(long firstVersion, Instant[] committedAt, HashRing current, int tableSize, int[] starts,
+            int[] answerIds, Answer[] answers, KeyHash keyHash, HashRing[] rings) {
+        this.firstVersion = firstVersion;
+        this.committedAt = committedAt;
+        this.current = current;
+        this.tableSize = tableSize;
+        this.starts = starts;
+        this.answerIds = answerIds;
+        this.answers = answers;
+        this.keyHash = keyHash;
+        this.rings = rings;
+    }
+
+    /** A builder: add the versions oldest first, each one version after the last. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * An index over {@code rings}, consecutive versions oldest first, with
+     * their commit times ({@code null} where not known).
+     *
+     * @throws IllegalArgumentException if the lists differ in size, are empty or the versions are not consecutive
+     */
+    public static HandoffIndex of(List<HashRing> rings, List<Instant> committedAt) {
+        if (rings.size() != committedAt.size()) {
+            throw new IllegalArgumentException("one commit time per ring: " + rings.size() + " rings, "
+                    + committedAt.size() + " times");
+        }
+        Builder b = builder();
+        for (int i = 0; i < rings.size(); i++) {
+            b.add(rings.get(i), committedAt.get(i));
+        }
+        return b.build();
+    }
+
+    /** Collects consecutive versions for a {@link HandoffIndex}. Not thread-safe. */
+    public static final class Builder {
+        private final List<HashRing> rings = new ArrayList<>();
+        private final List<Instant> times = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * Adds the next version, one after the last added.
+         *
+         * @param committedAt when it was committed, or {@code null} when not known (it then counts as outside
+         *                    every window)
+         * @throws IllegalArgumentException if {@code ring} is not one version after the last added
+         */
+        public Builder add(HashRing ring, Instant committedAt) {
+            Objects.requireNonNull(ring, "ring");
+            if (!rings.isEmpty() && ring.version() != rings.get(rings.size() - 1).version() + 1) {
+                throw new IllegalArgumentException("versions must be consecutive: "
+                        + rings.get(rings.size() - 1).version() + " then " + ring.version());
+            }
+            rings.add(ring);
+            times.add(committedAt);
+            return this;
+        }
+
+        /** The number of versions added. */
+        public int size() {
+            return rings.size();
+        }
+
+        /**
+         * The index over the versions added.
+         *
+         * @throws IllegalStateException if none was added
+         */
+        public HandoffIndex build() {
+            if (rings.isEmpty()) {
+                throw new IllegalStateException("a handoff index needs at least one version");
+            }
+            return HandoffIndex.build(rings.toArray(new HashRing[0]), times.toArray(new Instant[0]));
+        }
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    /**
+     * The handoff of {@code key} over every version held.
+     *
+     * @return {@code null} when its owner did not change
+     */
+    public Handoff handoff(String key) {
+        return handoff(key, null);
+    }
+
+    /**
+     * The handoff of {@code key} within the window starting at {@code since}
+     * ({@code null}: every version held).
+     *
+     * @return {@code null} when its owner did not change within the window
+     */
+    public Handoff handoff(String key, Instant since) {
+        Objects.requireNonNull(key, "key");
+        if (keyHash != null) {
+            return lookup(keyHash.hash(key), cut(since));
+        }
+        return walk(key, 0, cut(since));
+    }
+
+    /**
+     * {@link #handoff(String, Instant)} for a key whose hash under the newest
+     * version, {@code current().hash(key)}, is known already: it is not
+     * hashed again unless the versions hash keys differently.
+     *
+     * @throws IllegalArgumentException if {@code hash} is outside {@code 0 .. 2^32-1}
+     */
+    public Handoff handoff(String key, long hash, Instant since) {
+        int h = PointIndex.checkHash(hash);
+        if (keyHash != null) {
+            // an empty newest version may hash keys otherwise than the versions with owners
+            return lookup(keyHash == current.config().hash() ? h : keyHash.hash(key), cut(since));
+        }
+        return walk(Objects.requireNonNull(key, "key"), 0, cut(since));
+    }
+
+    /**
+     * The handoff of a hash value: who owned the value itself at each
+     * version, within the window starting at {@code since} ({@code null}:
+     * every version held), whatever each version's key hash.
+     *
+     * @throws IllegalArgumentException if {@code hash} is outside {@code 0 .. 2^32-1}
+     */
+    public Handoff handoffHash(long hash, Instant since) {
+        int h = PointIndex.checkHash(hash);
+        if (starts != null) {
+            return lookup(h, cut(since));
+        }
+        return walk(null, h, cut(since));
+    }
+
+    private Handoff lookup(int hash, int cut) {
+        int x = (tableSize == 0 ? hash : (int) ((hash & 0xFFFF_FFFFL) % tableSize)) ^ HashRing.BIAS;
+        int i = Arrays.binarySearch(starts, x);
+        int a = answerIds[i >= 0 ? i : -i - 2];
+        return a == 0 ? null : answers[a].at(cut);
+    }
+
+    /** The cut of a window starting at {@code since}: the newest position committed before it, at least 0. */
+    private int cut(Instant since) {
+        if (since == null) {
+            return 0;
+        }
+        for (int p = committedAt.length - 1; p > 0; p--) {
+            Instant t = committedAt[p];
+            if (t == null || t.isBefore(since)) {
+                return p;
+            }
+        }
+        return 0;
+    }
+
+    /** The rule itself, over the versions from {@code cut} on: for a key, or for a hash when key is null. */
+    private Handoff walk(String key, int hash, int cut) {
+        int n = rings.length;
+        String[] owner = new String[n];
+        for (int p = cut; p < n; p++) {
+            HashRing r = rings[p];
+            owner[p] = r.isEmpty() ? null : key != null ? r.route(key) : r.routeHash(hash & 0xFFFF_FFFFL);
+        }
+        int moved = NONE;
+        for (int p = n - 1; p > cut; p--) {
+            if (!Objects.equals(owner[p], owner[p - 1])) {
+                moved = p;
+                break;
+            }
+        }
+        if (moved == NONE) {
+            return null;
+        }
+        String now = owner[n - 1];
+        List<String> previous = new ArrayList<>(Handoff.MAX_PREVIOUS);
+        for (int p = moved - 1; p >= cut && previous.size() < Handoff.MAX_PREVIOUS; p--) {
+            String o = owner[p];
+            if (o != null && !o.equals(now) && !previous.contains(o)) {
+                previous.add(o);
+            }
+        }
+        return new Handoff(firstVersion + moved, committedAt[moved], previous);
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    /** The oldest version held: its owners count, its own change does not. */
+    public long oldestVersion() {
+        return firstVersion;
+    }
+
+    /** The newest version held, whose owners the answers are relative to. */
+    public long version() {
+        return current.version();
+    }
+
+    /** The newest version held. */
+    public HashRing current() {
+        return current;
+    }
+
+    /** The number of versions held. */
+    public int versionCount() {
+        return committedAt.length;
+    }
+
+    /** When the version held at {@code version} was committed, or {@code null} when not known. */
+    public Instant committedAt(long version) {
+        if (version < firstVersion || version > current.version()) {
+            throw new IllegalArgumentException("version must be in [" + firstVersion + ", " + current.version()
+                    + "]: " + version);
+        }
+        return committedAt[(int) (version - firstVersion)];
+    }
+
+    /**
+     * Whether every lookup takes the index's binary search; false when some
+     * walk the versions (the versions change between placements of another
+     * kind, table size or key hash: see the class's design note).
+     */
+    public boolean indexed() {
+        return rings == null;
+    }
+
+    /** The number of segments of the merged partition (0 when there is none). */
+    public int segmentCount() {
+        return starts == null ? 0 : starts.length;
+    }
+
+    /** An estimate of the heap this index holds, in bytes: its arrays and answers, and any snapshots it keeps. */
+    public long memoryBytes() {
+        long bytes = 64 + 16 + 8L * committedAt.length;
+        if (starts != null) {
+            bytes += 32 + 8L * starts.length + 16 + 4L * answers.length;
+            for (int a = 1; a < answers.length; a++) {
+                bytes += 100 + 12L * answers[a].seen.length;
+            }
+        }
+        if (rings != null) {
+            for (HashRing r : rings) {
+                if (r != current) {
+                    bytes += r.memoryBytes();
+                }
+            }
+        }
+        return bytes;
+    }
+
+    @Override
+    public String toString() {
+        return "HandoffIndex[v" + firstVersion + "..v" + current.version() + ", " + committedAt.length
+                + " versions, " + (starts == null ? "walked" : starts.length + " segments, "
+                + (answers.length - 1) + " answers") + (starts != null && rings != null ? ", keys walked" : "")
+                + "]";
+    }
+
+    // ---------------------------------------------------------------- building
+
+    /** One distinct answer: movedAt's position, the owners' seen positions, and the answer with every owner. */
+    private static final class Answer {
+        final int movedAt;
+        final int[] seen;
+        final Handoff full;
+
+        Answer(int movedAt, int[] seen, Handoff full) {
+            this.movedAt = movedAt;
+            this.seen = seen;
+            this.full = full;
+        }
+
+        /** This answer for a window cut at position {@code cut}. */
+        Handoff at(int cut) {
+            if (movedAt <= cut) {
+                return null;
+            }
+            int k = seen.length;
+            while (k > 0 && seen[k - 1] < cut) {
+                k--;
+            }
+            return k == seen.length ? full
+                    : new Handoff(full.movedAt(), full.movedAtTime(), full.previous().subList(0, k));
+        }
+    }
+
+    /** A segment state of the sweep: interned, so equal states are one object with one id. */
+    private record State(int owner, int movedAt, int[] prev, int[] seen) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof State s && s.owner == owner && s.movedAt == movedAt && Arrays.equals(s.prev, prev)
+                    && Arrays.equals(s.seen, seen);
+        }
+
+        @Override
+        public int hashCode() {
+            return (owner * 31 + movedAt) * 961 + Arrays.hashCode(prev) * 31 + Arrays.hashCode(seen);
+        }
+    }
+
+    /** The states met in a sweep, by id. */
+    private static final class States {
+        final List<State> byId = new ArrayList<>();
+        final Map<State, Integer> ids = new HashMap<>();
+
+        int intern(State s) {
+            Integer id = ids.get(s);
+            if (id == null) {
+                id = byId.size();
+                byId.add(s);
+                ids.put(s, id);
+            }
+            return id;
+        }
+
+        /** The state of a segment owned by {@code owner} at the first version. */
+        int first(int owner) {
+            return intern(new State(owner, NONE, new int[0], new int[0]));
+        }
+
+        /** The state after {@code id} meets {@code owner} at position {@code p}. */
+        int next(int id, int owner, int p) {
+            State s = byId.get(id);
+            if (s.owner == owner) {
+                return id;
+            }
+            int[] prev = new int[KEEP];
+            int[] seen = new int[KEEP];
+            int k = 0;
+            if (s.owner != NONE) {
+                prev[k] = s.owner;
+                seen[k++] = p - 1;
+            }
+            for (int i = 0; i < s.prev.length && k < KEEP; i++) {
+                if (s.prev[i] != owner) {
+                    prev[k] = s.prev[i];
+                    seen[k++] = s.seen[i];
+                }
+            }
+            return intern(new State(owner, p, Arrays.copyOf(prev, k), Arrays.copyOf(seen, k)));
+        }
+    }
+
+    /** A partition of the coordinate space: biased starts, ascending from the first value, and a value each. */
+    private record Partition(int[] starts, int[] values) {
+    }
+
+    private static HandoffIndex build(HashRing[] rings, Instant[] times) {
+        int n = rings.length;
+        HashRing current = rings[n - 1];
+        int space = -1;
+        boolean oneSpace = true;
+        KeyHash hash = null;
+        boolean oneHash = true;
+        for (HashRing r : rings) {
+            if (r.isEmpty()) {
+                continue; // no owner anywhere: fits every coordinate and every key hash
+            }
+            int s = r.tableSize;
+            if (space == -1) {
+                space = s;
+            } else if (space != s) {
+                oneSpace = false;
+            }
+            KeyHash h = r.config().hash();
+            if (hash == null) {
+                hash = h;
+            } else if (hash != h) { // the named hashes are singletons
+                oneHash = false;
+            }
+        }
+        if (space == -1) { // every version empty: no key ever had an owner
+            space = 0;
+            hash = current.config().hash();
+        }
+        long first = rings[0].version();
+        boolean keysIndexed = oneSpace && oneHash;
+        HashRing[] kept = keysIndexed ? null : rings;
+        if (!oneSpace) {
+            return new HandoffIndex(first, times, current, 0, null, null, null, null, kept);
+        }
+        Map<String, Integer> codes = new HashMap<>();
+        List<String> names = new ArrayList<>();
+        States states = new States();
+        Partition p0 = partition(rings[0], space, codes, names);
+        int[] st = p0.starts();
+        int[] ids = new int[st.length];
+        for (int i = 0; i < st.length; i++) {
+            ids[i] = states.first(p0.values()[i]);
+        }
+        for (int p = 1; p < n; p++) {
+            Partition next = partition(rings[p], space, codes, names);
+            Map<Long, Integer> memo = new HashMap<>();
+            int[] ns = new int[st.length + next.starts().length];
+            int[] nid = new int[ns.length];
+            int len = 0;
+            int i = 0;
+            int k = 0;
+            int at = next.starts()[0]; // both start at the space's first value
+            while (true) {
+                int from = ids[i];
+                int owner = next.values()[k];
+                long memoKey = ((long) from << 32) | (owner & 0xFFFF_FFFFL);
+                Integer to = memo.get(memoKey);
+                if (to == null) {
+                    to = states.next(from, owner, p);
+                    memo.put(memoKey, to);
+                }
+                if (len == 0 || nid[len - 1] != to) {
+                    ns[len] = at;
+                    nid[len++] = to;
+                }
+                boolean moreA = i + 1 < st.length;
+                boolean moreB = k + 1 < next.starts().length;
+                if (!moreA && !moreB) {
+                    break;
+                }
+                int a = moreA ? st[i + 1] : Integer.MAX_VALUE;
+                int b = moreB ? next.starts()[k + 1] : Integer.MAX_VALUE;
+                at = !moreA ? b : !moreB ? a : Math.min(a, b);
+                if (moreA && a == at) {
+                    i++;
+                }
+                if (moreB && b == at) {
+                    k++;
+                }
+            }
+            st = Arrays.copyOf(ns, len);
+            ids = Arrays.copyOf(nid, len);
+        }
+        // each state's answer, interned; adjacent segments of one answer merged
+        Map<State, Integer> answerOf = new HashMap<>();
+        List<Answer> answers = new ArrayList<>();
+        answers.add(null);
+        int[] answerOfState = new int[states.byId.size()];
+        Arrays.fill(answerOfState, -1);
+        int[] outStarts = new int[st.length];
+        int[] outIds = new int[st.length];
+        int len = 0;
+        for (int i = 0; i < st.length; i++) {
+            int s = ids[i];
+            int a = answerOfState[s];
+            if (a < 0) {
+                State state = states.byId.get(s);
+                if (state.movedAt == NONE) {
+                    a = 0;
+                } else {
+                    int k = Math.min(state.prev.length, Handoff.MAX_PREVIOUS);
+                    State key = new State(NONE, state.movedAt, Arrays.copyOf(state.prev, k),
+                            Arrays.copyOf(state.seen, k));
+                    Integer known = answerOf.get(key);
+                    if (known == null) {
+                        String[] prev = new String[k];
+                        for (int j = 0; j < k; j++) {
+                            prev[j] = names.get(key.prev[j]);
+                        }
+                        known = answers.size();
+                        answers.add(new Answer(state.movedAt, key.seen,
+                                new Handoff(first + state.movedAt, times[state.movedAt], List.of(prev))));
+                        answerOf.put(key, known);
+                    }
+                    a = known;
+                }
+                answerOfState[s] = a;
+            }
+            if (len == 0 || outIds[len - 1] != a) {
+                outStarts[len] = st[i];
+                outIds[len++] = a;
+            }
+        }
+        return new HandoffIndex(first, times, current, space, Arrays.copyOf(outStarts, len),
+                Arrays.copyOf(outIds, len), answers.toArray(new Answer[0]), keysIndexed ? hash : null, kept);
+    }
+
+    /**
+     * A version's owners as a partition of the coordinate space, owners coded
+     * by id across versions: a ring's arcs (the arc after point i starts at
+     * point i + 1 and belongs to the owner of point i + 1, the wrap arc to
+     * the first point's), a table's runs of entries, an empty ring's one
+     * segment of no owner.
+     */
+    private static Partition partition(HashRing r, int space, Map<String, Integer> codes, List<String> names) {
+        int first = HashRing.BIAS; // the first value, 0, biased
+        if (r.isEmpty()) {
+            return new Partition(new int[] {first}, new int[] {NONE});
+        }
+        int[] code = new int[r.ids.length];
+        for (int m = 0; m < code.length; m++) {
+            String id = r.ids[m];
+            Integer c = codes.get(id);
+            if (c == null) {
+                c = names.size();
+                names.add(id);
+                codes.put(id, c);
+            }
+            code[m] = c;
+        }
+        int[] owners = r.owners;
+        int[] starts = new int[owners.length + 1];
+        int[] values = new int[owners.length + 1];
+        int len = 0;
+        if (space != 0) { // table entries 0 .. M-1, each its own segment, runs merged
+            for (int e = 0; e < owners.length; e++) {
+                int v = code[owners[e]];
+                if (len == 0 || values[len - 1] != v) {
+                    starts[len] = e ^ HashRing.BIAS;
+                    values[len++] = v;
+                }
+            }
+        } else {
+            int[] points = r.points;
+            starts[len] = first;
+            values[len++] = code[owners[0]];
+            for (int i = 0; i < points.length; i++) {
+                if (points[i] == Integer.MAX_VALUE) {
+                    break; // the last point is 2^32-1: no arc after it
+                }
+                int v = code[owners[(i + 1) % points.length]];
+                if (values[len - 1] != v) {
+                    starts[len] = points[i] + 1;
+                    values[len++] = v;
+                }
+            }
+        }
+        return new Partition(Arrays.copyOf(starts, len), Arrays.copyOf(values, len));
+    }
+}
