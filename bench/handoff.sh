@@ -48,7 +48,7 @@ for port in "${ports[@]}"; do
 done
 
 java -Xms1g -Xmx1g -Djava.awt.headless=true \
-  -Drate="${RATE:-4000}" -Dbefore="${BEFORE:-15}" -Dafter="${AFTER:-35}" -Dkeys="${KEYS:-100000}" \
+  -Drate="${RATE:-4000}" -Dbefore="${BEFORE:-15}" -Dafter="${AFTER:-30}" -Dkeys="${KEYS:-100000}" \
   -Dzipf="${ZIPF:-1.0}" -Dwarm="${WARM:-1000000}" -Dseed="${SEED:-21}" \
   -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" io.ringd.bench.HandoffDemo \
   target/handoff "${PNG:-docs/handoff.png}" "$join_with" "$join_without" "$drain_with" "$drain_without" \

@@ -59,7 +59,7 @@ import io.ringd.client.RingClient;
  * ({@code join}, {@code drain}, {@code crash}) the ports of the fleet with handoff and of
  * the fleet without, comma-separated. System properties: {@code rate}
  * (requests a second, 4000), {@code before} and {@code after} (seconds
- * around the change, 15 and 35), {@code keys} (100000), {@code zipf} (1.0),
+ * around the change, 15 and 30), {@code keys} (100000), {@code zipf} (1.0),
  * {@code warm} (draws loaded before the run, 1000000), {@code seed} (21).
  */
 public final class HandoffDemo {
@@ -125,7 +125,7 @@ public final class HandoffDemo {
     record Settings(int rate, int before, int after, int keys, double zipf, int warm, long seed) {
         static Settings fromProperties() {
             return new Settings(Integer.getInteger("rate", 4000), Integer.getInteger("before", 15),
-                    Integer.getInteger("after", 35), Integer.getInteger("keys", 100_000),
+                    Integer.getInteger("after", 30), Integer.getInteger("keys", 100_000),
                     Double.parseDouble(System.getProperty("zipf", "1.0")), Integer.getInteger("warm", 1_000_000),
                     Long.getLong("seed", 21));
         }
@@ -421,7 +421,7 @@ public final class HandoffDemo {
             }
             XYChart h = chart(r.change + " at " + r.changeAt + " s: hit ratio a second", "hit ratio (%)");
             XYChart l = chart(r.change + " at " + r.changeAt + " s: backend loads a second", "loads a second");
-            for (int v = 0; v < 2; v++) {
+            for (int v = 1; v >= 0; v--) { // without first: where the two coincide (crash), "with" shows on top
                 String name = v == 0 ? "with handoff read-through" : "without";
                 Color color = v == 0 ? new Color(0x1f77b4) : new Color(0xd62728);
                 series(h, name, x, hit[v], color);
