@@ -69,9 +69,10 @@ public final class RingClient implements AutoCloseable {
      * maxHandoffVersions. A version that does not follow the newest held by
      * one (a reload after a gap, another incarnation) starts it again, since
      * the rule needs each version's predecessor. On each swap the follower
-     * thread trims it, builds the HandoffIndex and publishes it in the same
-     * Held as the ring, so a lookup reads both with one volatile read and
-     * never builds anything.
+     * thread trims it and publishes a copy in the same Held as the ring; the
+     * HandoffIndex over it is built once, by the follower thread at the swap
+     * once handoff has been asked for (the first lookup of a client builds
+     * the first one), so a client that never asks pays only the references.
      *
      * Liveness. lastHeardNanos is set on every successful answer and every
      * line of the stream, keep-alive comments included; lookups do not
@@ -100,7 +101,7 @@ public final class RingClient implements AutoCloseable {
      * the incarnation of the server's ring it belongs to (either null if not
      * sent).
      */
-    record Held(HashRing ring, Instant committedAt, String incarnation, HandoffIndex handoff) {
+    record Held(HashRing ring, Instant committedAt, String incarnation, KeptVersions handoff) {
         Held(HashRing ring, Instant committedAt, String incarnation) {
             this(ring, committedAt, incarnation, null);
         }
@@ -121,6 +122,43 @@ public final class RingClient implements AutoCloseable {
     private record Kept(HashRing ring, Instant committedAt) {
     }
 
+    /** The versions kept for handoff at one swap, and their index, built once when first asked for. */
+    static final class KeptVersions {
+        private final List<Kept> kept;
+        private volatile HandoffIndex index;
+
+        private KeptVersions(List<Kept> kept) {
+            this.kept = kept;
+        }
+
+        HandoffIndex index() {
+            HandoffIndex i = index;
+            if (i == null) {
+                synchronized (this) {
+                    i = index;
+                    if (i == null) {
+                        HandoffIndex.Builder b = HandoffIndex.builder();
+                        for (Kept k : kept) {
+                            b.add(k.ring(), k.committedAt());
+                        }
+                        i = b.build();
+                        index = i;
+                    }
+                }
+            }
+            return i;
+        }
+
+        long bytes() {
+            long bytes = 0;
+            for (int k = 0; k < kept.size() - 1; k++) { // the current ring is held anyway
+                bytes += kept.get(k).ring().memoryBytes();
+            }
+            HandoffIndex i = index;
+            return bytes + (i == null ? 0 : i.memoryBytes());
+        }
+    }
+
     private final URI baseUrl;
     private final AtomicReference<Held> held = new AtomicReference<>();
     private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -139,7 +177,8 @@ public final class RingClient implements AutoCloseable {
     private final int maxHandoffVersions;
     /** The versions followed in a row; only the follower thread touches it (under publish). */
     private final ArrayDeque<Kept> window = new ArrayDeque<>();
-    private volatile long handoffBytes;
+    /** Set by the first handoff lookup: from then on each swap indexes its versions on the follower thread. */
+    private volatile boolean handoffAsked;
 
     RingClient(RingClientBuilder b) {
         this.baseUrl = b.baseUrl;
@@ -225,7 +264,8 @@ public final class RingClient implements AutoCloseable {
         if (h == null) {
             throw new RingNotReadyException(baseUrl);
         }
-        return h.handoff() == null ? null : h.handoff().handoff(key, Instant.now().minus(handoffWindow));
+        handoffAsked = true;
+        return h.handoff() == null ? null : h.handoff().index().handoff(key, Instant.now().minus(handoffWindow));
     }
 
     /**
@@ -249,7 +289,9 @@ public final class RingClient implements AutoCloseable {
         if (value != null) {
             return new ReadThrough<>(key, value, owner, false, 1);
         }
-        Handoff handoff = h.handoff() == null ? null : h.handoff().handoff(key, Instant.now().minus(handoffWindow));
+        handoffAsked = true;
+        Handoff handoff = h.handoff() == null ? null
+                : h.handoff().index().handoff(key, Instant.now().minus(handoffWindow));
         int asked = 1;
         if (handoff != null) {
             for (String node : handoff.previous()) {
@@ -269,8 +311,8 @@ public final class RingClient implements AutoCloseable {
         if (h == null || h.handoff() == null) {
             return new HandoffHistory(h == null ? 0 : 1, h == null ? -1 : h.ring().version(), 0);
         }
-        HandoffIndex index = h.handoff();
-        return new HandoffHistory(index.versionCount(), index.oldestVersion(), handoffBytes);
+        KeptVersions kept = h.handoff();
+        return new HandoffHistory(kept.kept.size(), kept.kept.get(0).ring().version(), kept.bytes());
     }
 
     /**
@@ -449,9 +491,10 @@ public final class RingClient implements AutoCloseable {
     /**
      * Adds {@code ring} to the versions kept for handoff (or starts them again
      * when it does not follow the newest one), trims what the window no
-     * longer needs, and indexes them; null when handoff is off.
+     * longer needs; null when handoff is off. Once handoff was asked for,
+     * they are indexed here, on the follower thread.
      */
-    private HandoffIndex keepForHandoff(Held before, HashRing ring, Instant committedAt, String incarnation) {
+    private KeptVersions keepForHandoff(Held before, HashRing ring, Instant committedAt, String incarnation) {
         if (maxHandoffVersions < 2) {
             return null;
         }
@@ -474,15 +517,11 @@ public final class RingClient implements AutoCloseable {
             }
             window.removeFirst();
         }
-        HandoffIndex.Builder b = HandoffIndex.builder();
-        long bytes = 0;
-        for (Kept k : window) {
-            b.add(k.ring(), k.committedAt());
-            bytes += k.ring() == ring ? 0 : k.ring().memoryBytes();
+        KeptVersions kept = new KeptVersions(List.copyOf(window));
+        if (handoffAsked) {
+            kept.index();
         }
-        HandoffIndex index = b.build();
-        handoffBytes = bytes + index.memoryBytes();
-        return index;
+        return kept;
     }
 
     /** The ring was fetched whole, for {@code reason}, instead of following a change. */

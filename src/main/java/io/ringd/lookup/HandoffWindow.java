@@ -41,7 +41,7 @@ final class HandoffWindow {
         Duration d;
         try {
             d = Duration.parse(text);
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeParseException | ArithmeticException e) {
             throw ApiException.badRequest(field + " must be an ISO-8601 duration such as PT30S: "
                     + (text.isEmpty() ? "(empty)" : ApiException.abbreviate(text)), field);
         }

@@ -62,22 +62,31 @@ public final class HandoffIndex {
      *   starts[0] the space's first value; answerIds.length == starts.length;
      *   segment i is [starts[i], starts[i+1]) (the last runs to the end);
      *   answerIds[i] == 0 means no move; answers[0] is null.
-     * A lookup takes the segment of its coordinate (binary search for the
-     * last start <= it) and its answer. A shorter window is a cut c >= 0:
+     * A lookup takes the segment of its coordinate (the last start <= it)
+     * and its answer. For the hash space the search goes through
+     * PointIndex's bucket index over the starts (a bucket per two starts,
+     * 2 bytes a segment; its design note says how), so a lookup reads a few
+     * adjacent ints; for a table, when there are fewer than 65,536 distinct
+     * answers, each entry's answer id sits in a char[M] (2 bytes an entry:
+     * 128 KB for the default 65,537 entries) and a lookup is one read, else
+     * the starts are binary searched. A shorter window is a cut c >= 0:
      * movedAt <= c means no move, and since the seen positions descend
      * along the list, the owners seen at or after c are a prefix of it. The
      * answer with every owner is made once per distinct answer, so the
      * full window allocates nothing; a shorter one copies a prefix.
      *
-     * Memory: 8 bytes per segment (start and answer id) and about
-     * 100 + 12 k bytes per distinct answer of k owners. Segments are at
-     * most 1 + 2 x the moved ranges of the held versions' successive diffs
-     * (each range makes at most two breakpoints), so an index over 10
-     * versions that each add or remove a node of 128 points holds about
-     * 2,600 segments: some 20 KB, whatever the size of the ring, and at
-     * most (1 + 2 x points x versions) x 8 bytes whatever the changes. The
-     * sweep needs a partition the size of the current ring's points plus
-     * the moves (8 bytes each) while it runs.
+     * Memory: 10 bytes per segment (start, answer id and bucket index; a
+     * table adds 2 bytes per entry) and about 100 + 12 k bytes per distinct
+     * answer of k owners. Segments are at most 1 + 2 x the moved ranges of
+     * the held versions' successive diffs (each range makes at most two
+     * breakpoints), so 10 versions that each add, remove or reweight one
+     * node of 128 points make about 2,300 to 2,600 segments and 400 to 900
+     * answers: 65 to 120 KB whether the ring has 50 or 1,000 nodes
+     * (HandoffBenchmark prints it), about 1 byte per point and version of
+     * the 1,000-node ring. Whatever the changes, at most
+     * (1 + 2 x points x versions) x 10 bytes and the answers. The sweep
+     * needs a partition the size of the current ring's points plus the
+     * moves (8 bytes each) while it runs.
      *
      * The slow path. The merge needs one coordinate for all versions: when
      * the held versions change between a ring and a Maglev table, or
@@ -102,6 +111,11 @@ public final class HandoffIndex {
     /** The merged partition; null when the versions have no common coordinate. */
     private final int[] starts;
     private final int[] answerIds;
+    /** Ring space: PointIndex's bucket index over starts (null for a table). */
+    private final int[] buckets;
+    private final int bucketShift;
+    /** Table space with fewer than 65,536 answers: each entry's answer id (else null: starts are searched). */
+    private final char[] entryAnswers;
     private final Answer[] answers;
     /** The key hash of every version that has an owner, or null when they differ (key lookups walk). */
     private final KeyHash keyHash;
@@ -117,6 +131,11 @@ public final class HandoffIndex {
         this.starts = starts;
         this.answerIds = answerIds;
         this.answers = answers;
+        int bits = starts == null ? 1 : PointIndex.bits(starts.length);
+        this.bucketShift = 32 - bits;
+        this.buckets = starts != null && tableSize == 0 ? PointIndex.of(starts, bits) : null;
+        this.entryAnswers = starts != null && tableSize != 0 && answers.length <= Character.MAX_VALUE + 1
+                ? entryAnswers(starts, answerIds, tableSize) : null;
         this.keyHash = keyHash;
         this.rings = rings;
     }
@@ -245,10 +264,34 @@ public final class HandoffIndex {
     }
 
     private Handoff lookup(int hash, int cut) {
-        int x = (tableSize == 0 ? hash : (int) ((hash & 0xFFFF_FFFFL) % tableSize)) ^ HashRing.BIAS;
-        int i = Arrays.binarySearch(starts, x);
-        int a = answerIds[i >= 0 ? i : -i - 2];
+        int a;
+        if (buckets != null) { // the segment of the last start <= hash: scan the hash's bucket
+            int b = hash >>> bucketShift;
+            int k = buckets[b];
+            int hi = buckets[b + 1];
+            int x = hash ^ HashRing.BIAS;
+            while (k < hi && starts[k] <= x) {
+                k++;
+            }
+            a = answerIds[k - 1];
+        } else if (entryAnswers != null) {
+            a = entryAnswers[(int) ((hash & 0xFFFF_FFFFL) % tableSize)];
+        } else {
+            int i = Arrays.binarySearch(starts, (int) ((hash & 0xFFFF_FFFFL) % tableSize) ^ HashRing.BIAS);
+            a = answerIds[i >= 0 ? i : -i - 2];
+        }
         return a == 0 ? null : answers[a].at(cut);
+    }
+
+    /** Each entry's answer id, from the segments of entries. */
+    private static char[] entryAnswers(int[] starts, int[] answerIds, int size) {
+        char[] byEntry = new char[size];
+        for (int i = 0; i < starts.length; i++) {
+            int from = starts[i] ^ HashRing.BIAS;
+            int to = i + 1 < starts.length ? starts[i + 1] ^ HashRing.BIAS : size;
+            Arrays.fill(byEntry, from, to, (char) answerIds[i]);
+        }
+        return byEntry;
     }
 
     /** The cut of a window starting at {@code since}: the newest position committed before it, at least 0. */
@@ -344,6 +387,8 @@ public final class HandoffIndex {
         long bytes = 64 + 16 + 8L * committedAt.length;
         if (starts != null) {
             bytes += 32 + 8L * starts.length + 16 + 4L * answers.length;
+            bytes += buckets == null ? 0 : 16 + 4L * buckets.length;
+            bytes += entryAnswers == null ? 0 : 16 + 2L * entryAnswers.length;
             for (int a = 1; a < answers.length; a++) {
                 bytes += 100 + 12L * answers[a].seen.length;
             }
