@@ -245,6 +245,73 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void askShowsWhoHeldAKeyBeforeANodeJoined() {
+        long v = putAll("cache-a:1", "cache-b:1", "cache-c:1");
+        open();
+        waitRendered(v);
+        long joined = putNode("cache-d", 1, null);
+        waitRendered(joined);
+        String moved = null;
+        String stayed = null;
+        for (int i = 0; (moved == null || stayed == null) && i < 1000; i++) {
+            String key = "user/" + i;
+            boolean toD = fastGet("/route?key=" + form(key)).get("node").asString().equals("cache-d");
+            if (toD && moved == null) {
+                moved = key;
+            } else if (!toD && stayed == null) {
+                stayed = key;
+            }
+        }
+        assertThat(moved).as("a key moved to cache-d among user/0..999").isNotNull();
+        JsonNode h = fastGet("/route?key=" + form(moved) + "&handoff=true").get("handoff");
+        String before = fastGet("/route?key=" + form(moved) + "&version=" + v).get("node").asString();
+        assertThat(h.get("movedAt").asLong()).isEqualTo(joined);
+        List<String> previous = strings(h.get("previous"));
+        assertThat(previous).first().isEqualTo(before);
+
+        ask(moved, "");
+        waitText("ask-answer", "Moved to cache-d at version " + joined);
+        String answer = text("ask-answer");
+        assertThat(answer).contains("Moved to cache-d at version " + joined + " (" + h.get("movedAtTime").asString()
+                + "), previously on " + String.join(", before that ", previous) + ".");
+        assertThat(answer).contains("On a miss at cache-d, a read-through asks " + String.join(", then ", previous)
+                + " while the window lasts.");
+        WebElement p = driver.findElement(By.cssSelector("#ask-answer .handoff"));
+        assertThat(p.getDomAttribute("data-moved-at")).isEqualTo(Long.toString(joined));
+        assertThat(p.getDomAttribute("data-previous")).isEqualTo(String.join(",", previous));
+
+        // a key the join left where it was: it moved, if at all, before cache-d came
+        JsonNode s = fastGet("/route?key=" + form(stayed) + "&handoff=true");
+        String owner = s.get("node").asString();
+        ask(stayed, "");
+        waitText("ask-answer", stayed + " → " + owner + " at version " + joined);
+        JsonNode sh = s.get("handoff");
+        if (sh.isNull()) {
+            assertThat(text("ask-answer")).contains(owner + " has held it throughout the handoff window");
+        } else {
+            assertThat(sh.get("movedAt").asLong()).isLessThan(joined);
+            assertThat(text("ask-answer")).contains("Moved to " + owner + " at version " + sh.get("movedAt").asLong());
+        }
+
+        // at an older version: that version's route, and no handoff (the server answers it at the current one)
+        ask(moved, Long.toString(v));
+        waitText("ask-answer", moved + " → " + before + " at version " + v);
+        assertThat(text("ask-answer")).doesNotContain("Moved to");
+        assertThat(driver.findElements(By.cssSelector("#ask-answer .handoff"))).isEmpty();
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    /** Routes {@code key} in the Ask panel, at {@code version} ("" for the current one). */
+    private void ask(String key, String version) {
+        for (String[] f : new String[][] {{"key", key}, {"ask-version", version}}) {
+            WebElement e = driver.findElement(By.id(f[0]));
+            e.clear();
+            e.sendKeys(f[1]);
+        }
+        driver.findElement(By.id("route")).click();
+    }
+
+    @Test
     void stagePreviewAndApplyWithTheToken() throws Exception {
         long v = putAll("cache-a:1:eu-1a", "cache-b:1:eu-1b", "cache-c:1:eu-1c");
         open();
