@@ -66,7 +66,7 @@ public final class HandoffDemo {
 
     /*
      * Design. One thread drives both fleets: request i draws key k, routes it
-     * once (the owner is the first node the read-through asks), then reads it
+     * once (the owner the read-through answers), then reads it
      * from the fleet with handoff (owner, then the previous owners within the
      * client's window; a value found on a previous owner is copied to the
      * owner with memcached's add, which never overwrites a newer value) and
@@ -257,11 +257,7 @@ public final class HandoffDemo {
             for (int t = 0; t < total; t++) {
                 seconds[t] = new Second();
             }
-            String[] asked = new String[1];
             ReadThrough.Loader<byte[]> loader = (node, key) -> {
-                if (asked[0] == null) {
-                    asked[0] = node;
-                }
                 Memcached m = with.get(node);
                 return m == null ? null : m.get(key);
             };
@@ -294,9 +290,8 @@ public final class HandoffDemo {
                 String key = Zipf.key(k);
                 Second sec = seconds[t];
 
-                asked[0] = null;
                 ReadThrough<byte[]> r = client.readThrough(key, loader);
-                String owner = asked[0];
+                String owner = r.owner();
                 if (r.found()) {
                     sec.hits[0]++;
                     if (r.fromPrevious()) {

@@ -97,7 +97,7 @@ final class HandoffVersions {
         String owner = ring.route(key);
         V value = loader.load(owner, key);
         if (value != null) {
-            return new ReadThrough<>(key, value, owner, false, 1);
+            return new ReadThrough<>(key, owner, value, owner, false, 1);
         }
         Handoff moved = handoff(kept, key);
         int asked = 1;
@@ -106,11 +106,11 @@ final class HandoffVersions {
                 asked++;
                 value = loader.load(node, key);
                 if (value != null) {
-                    return new ReadThrough<>(key, value, node, true, asked);
+                    return new ReadThrough<>(key, owner, value, node, true, asked);
                 }
             }
         }
-        return new ReadThrough<>(key, null, null, false, asked);
+        return new ReadThrough<>(key, owner, null, null, false, asked);
     }
 
     /**

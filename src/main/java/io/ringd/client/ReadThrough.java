@@ -6,6 +6,8 @@ package io.ringd.client;
  * (docs/ring.md section 21).
  *
  * @param key      the key read
+ * @param owner    the key's owner in the ring the read was routed by, asked first (where a value found
+ *                 on a previous owner belongs)
  * @param value    the value, or {@code null} when no node asked had it
  * @param node     the node that answered, or {@code null} when none did
  * @param fromPrevious whether that node is a previous owner rather than the owner (so the caller may copy
@@ -13,7 +15,7 @@ package io.ringd.client;
  * @param asked    how many nodes were asked, the owner included
  * @param <V>      the value's type
  */
-public record ReadThrough<V>(String key, V value, String node, boolean fromPrevious, int asked) {
+public record ReadThrough<V>(String key, String owner, V value, String node, boolean fromPrevious, int asked) {
 
     /** Whether some node had the key. */
     public boolean found() {

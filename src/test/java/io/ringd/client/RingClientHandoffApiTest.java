@@ -66,6 +66,7 @@ class RingClientHandoffApiTest extends RealServerTest {
                         (node, k) -> caches.getOrDefault(node, Map.of()).get(k));
                 assertThat(read.value()).as(key).isEqualTo("value " + i);
                 assertThat(read.node()).isEqualTo(before.route(key));
+                assertThat(read.owner()).as("the owner it was routed to").isEqualTo(client.route(key));
                 assertThat(read.fromPrevious()).isEqualTo(!client.route(key).equals(before.route(key)));
                 if (read.fromPrevious()) {
                     fromPrevious++;
