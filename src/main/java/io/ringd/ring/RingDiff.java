@@ -38,11 +38,12 @@ public final class RingDiff {
      * 14-bit numbers (MAX_NODES < 2^14) and a count of at most 2^32 (33
      * bits). Between two rings one pair can be met on many segments: the
      * segments' (pair << 33 | count) longs are gathered in one array that is
-     * sorted and summed in place whenever it fills (FlowSums), so it holds
-     * about the distinct pairs, never a map of strings. TableDiff hands each
-     * pair over once, already summed, so those flows stream straight into the
-     * selection. The selection (Flows) counts every flow and keeps the first
-     * keepFlows of the order in a bounded max-heap of longs whose ascending
+     * sorted and summed in place whenever it fills (DiffFlows.Sums), so it
+     * holds about the distinct pairs, never a map of strings. TableDiff hands
+     * each pair over once, already summed, so those flows stream straight
+     * into the selection. The selection (DiffFlows.Kept) counts every flow
+     * and keeps the first keepFlows of the order in a bounded max-heap of
+     * longs whose ascending
      * order is the flow order: (2^33-1 - count) << 28 | from << 14 | to (ids
      * are ascending with the member index, and null is 0, so first).
      *
@@ -130,7 +131,7 @@ public final class RingDiff {
         int[] same = sameMembers(a, b);
         int onlyFrom = node == null ? -1 : a.memberIndex(node);
         int onlyTo = node == null ? -1 : b.memberIndex(node);
-        Flows flows = new Flows(keepFlows);
+        DiffFlows.Kept flows = new DiffFlows.Kept(keepFlows);
         long[] moved = new long[1];
         TableDiff.flows(a, b, (x, y, count) -> {
             if (x >= 0 && y >= 0 && same[x] == y) {
@@ -160,133 +161,6 @@ public final class RingDiff {
         return same;
     }
 
-    /** Flows between owners numbered from 1 (0: no node), of counts 1 .. 2^32. */
-    private static final int OWNER_BITS = 14;
-    private static final long OWNER_MASK = (1L << OWNER_BITS) - 1;
-    private static final long COUNT_MASK = (1L << 33) - 1;
-
-    static {
-        if (HashRing.MAX_NODES >= OWNER_MASK) {
-            throw new AssertionError("owner numbers need more than " + OWNER_BITS + " bits");
-        }
-    }
-
-    /**
-     * Every flow counted, the first {@code keep} of the flow order kept: a
-     * max-heap of sort keys (ascending key = flow order), so that a flow
-     * past the kept ones costs one comparison.
-     */
-    static final class Flows {
-        private final int keep;
-        private long[] heap = new long[16];
-        private int size;
-        private int count;
-
-        Flows(int keep) {
-            this.keep = keep;
-        }
-
-        /** One flow, of {@code count > 0} values; each pair at most once. */
-        void add(int from, int to, long count) {
-            this.count++;
-            long key = ((COUNT_MASK - count) << (2 * OWNER_BITS)) | ((long) from << OWNER_BITS) | to;
-            if (size < keep) {
-                if (size == heap.length) {
-                    heap = Arrays.copyOf(heap, (int) Math.min((long) size * 2, keep));
-                }
-                int i = size++;
-                while (i > 0) { // sift up
-                    int parent = (i - 1) >>> 1;
-                    if (heap[parent] >= key) {
-                        break;
-                    }
-                    heap[i] = heap[parent];
-                    i = parent;
-                }
-                heap[i] = key;
-            } else if (size > 0 && key < heap[0]) {
-                int i = 0; // replace the largest, sift down
-                while (true) {
-                    int child = 2 * i + 1;
-                    if (child >= size) {
-                        break;
-                    }
-                    if (child + 1 < size && heap[child + 1] > heap[child]) {
-                        child++;
-                    }
-                    if (heap[child] <= key) {
-                        break;
-                    }
-                    heap[i] = heap[child];
-                    i = child;
-                }
-                heap[i] = key;
-            }
-        }
-
-        int count() {
-            return count;
-        }
-
-        /** The kept flows in the flow order, owners named from the two rings' ids. */
-        List<Flow> kept(String[] fromIds, String[] toIds) {
-            long[] keys = Arrays.copyOf(heap, size);
-            Arrays.sort(keys);
-            List<Flow> out = new ArrayList<>(size);
-            for (long key : keys) {
-                int from = (int) ((key >>> OWNER_BITS) & OWNER_MASK);
-                int to = (int) (key & OWNER_MASK);
-                out.add(new Flow(from == 0 ? null : fromIds[from - 1], to == 0 ? null : toIds[to - 1],
-                        COUNT_MASK - (key >>> (2 * OWNER_BITS))));
-            }
-            return List.copyOf(out);
-        }
-    }
-
-    /**
-     * Flows met many times each (one per segment), summed: (pair << 33 |
-     * count) longs, sorted and summed in place when the array fills, grown
-     * only when summing leaves it more than half full.
-     */
-    static final class FlowSums {
-        private long[] sums = new long[1024];
-        private int size;
-
-        void add(int from, int to, long count) {
-            if (size == sums.length) {
-                compact();
-                if (size > sums.length / 2) {
-                    sums = Arrays.copyOf(sums, sums.length * 2);
-                }
-            }
-            sums[size++] = ((((long) from << OWNER_BITS) | to) << 33) | count;
-        }
-
-        private void compact() {
-            Arrays.sort(sums, 0, size);
-            int out = -1;
-            for (int i = 0; i < size; i++) {
-                long pair = sums[i] >>> 33;
-                if (out >= 0 && sums[out] >>> 33 == pair) {
-                    sums[out] += sums[i] & COUNT_MASK; // a pair's sum is at most 2^32: no carry into the pair
-                } else {
-                    sums[++out] = sums[i];
-                }
-            }
-            size = out + 1;
-        }
-
-        /** Hands every summed flow to {@code flows}. */
-        void drainTo(Flows flows) {
-            compact();
-            for (int i = 0; i < size; i++) {
-                long pair = sums[i] >>> 33;
-                flows.add((int) (pair >>> OWNER_BITS), (int) (pair & OWNER_MASK), sums[i] & COUNT_MASK);
-            }
-            sums = null;
-        }
-    }
-
     private static final class Walk {
         final HashRing a;
         final HashRing b;
@@ -298,8 +172,8 @@ public final class RingDiff {
         final int nodeTo;
         final long[] fromNode;
         final long[] toNode;
-        final FlowSums sums;
-        final Flows flows;
+        final DiffFlows.Sums sums;
+        final DiffFlows.Kept flows;
         long moved;
         long[] starts = new long[16];
         long[] ends = new long[16];
@@ -320,7 +194,7 @@ public final class RingDiff {
             this.b = b;
             this.same = sameMembers(a, b);
             this.keep = keep;
-            this.flows = new Flows(keepFlows);
+            this.flows = new DiffFlows.Kept(keepFlows);
             this.onlyNode = node != null;
             if (onlyNode) {
                 int x = a.memberIndex(node);
@@ -335,7 +209,7 @@ public final class RingDiff {
                 nodeTo = -1;
                 fromNode = null;
                 toNode = null;
-                sums = new FlowSums();
+                sums = new DiffFlows.Sums();
             }
         }
 
