@@ -43,9 +43,9 @@ public final class RingDiff {
      * each pair over once, already summed, so those flows stream straight
      * into the selection. The selection (DiffFlows.Kept) counts every flow
      * and keeps the first keepFlows of the order in a bounded max-heap of
-     * longs whose ascending
-     * order is the flow order: (2^33-1 - count) << 28 | from << 14 | to (ids
-     * are ascending with the member index, and null is 0, so first).
+     * longs whose ascending order is the flow order: (2^33-1 - count) << 28
+     * | from << 14 | to (ids are ascending with the member index, and null
+     * is 0, so first).
      *
      * With a node, only the segments from or to it count (moved count,
      * ranges, flows): its flows are summed in two arrays indexed by the
