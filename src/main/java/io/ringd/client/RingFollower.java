@@ -1,6 +1,5 @@
 package io.ringd.client;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -60,7 +59,7 @@ final class RingFollower implements Runnable {
      * server that answers the stream, even across a restart in between. An
      * answer that does not verify is never adopted.
      *
-     * Silence. Bodies are read through Watched streams; a watchdog thread
+     * Silence. Bodies are read through WatchedBody streams; a watchdog thread
      * closes one that has delivered no byte for its timeout (idleTimeout on
      * the stream, requestTimeout on GET /ring), which ends the blocked read
      * with an IOException. close() closes the current body and interrupts
@@ -81,7 +80,7 @@ final class RingFollower implements Runnable {
     private final Backoff backoff;
     private final ScheduledThreadPoolExecutor watchdog;
     private final CountDownLatch closed = new CountDownLatch(1);
-    private volatile Watched body;
+    private volatile WatchedBody body;
 
     /** Follower thread only: set when the stream ended because the ring must be fetched whole. */
     private String reloadReason;
@@ -144,7 +143,7 @@ final class RingFollower implements Runnable {
 
     void close() {
         closed.countDown();
-        Watched b = body;
+        WatchedBody b = body;
         if (b != null) {
             b.abort(false);
         }
@@ -187,7 +186,7 @@ final class RingFollower implements Runnable {
                     "\"" + ifNoneMatch.version() + "-" + ifNoneMatch.fingerprint().substring(0, 16) + "\"");
         }
         HttpResponse<InputStream> r = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-        try (Watched in = watch(r.body(), requestTimeout.toNanos())) {
+        try (WatchedBody in = watch(r.body(), requestTimeout.toNanos())) {
             if (r.statusCode() == 304 && ifNoneMatch != null) {
                 return null;
             }
@@ -233,7 +232,7 @@ final class RingFollower implements Runnable {
             if (!stillTheServers(from)) {
                 return true; // the new history's ring is held now: reconnect from it
             }
-            Watched in = watch(stream, idleTimeoutNanos);
+            WatchedBody in = watch(stream, idleTimeoutNanos);
             EventStreamReader reader = new EventStreamReader(in, MAX_EVENT_BYTES, comment -> client.heard());
             for (Event e; (e = reader.next()) != null;) {
                 String reload = handle(e);
@@ -367,8 +366,8 @@ final class RingFollower implements Runnable {
 
     // ---------------------------------------------------------------- silence
 
-    private Watched watch(InputStream in, long timeoutNanos) {
-        Watched w = new Watched(in, timeoutNanos);
+    private WatchedBody watch(InputStream in, long timeoutNanos) {
+        WatchedBody w = new WatchedBody(in, timeoutNanos);
         body = w;
         if (isClosed()) {
             w.abort(false);
@@ -377,69 +376,9 @@ final class RingFollower implements Runnable {
     }
 
     private void checkSilence() {
-        Watched b = body;
+        WatchedBody b = body;
         if (b != null && System.nanoTime() - b.lastProgressNanos > b.timeoutNanos) {
             b.abort(true);
-        }
-    }
-
-    /** A response body whose reads are timed, which the watchdog closes when it stays silent too long. */
-    private static final class Watched extends FilterInputStream {
-        final long timeoutNanos;
-        volatile long lastProgressNanos = System.nanoTime();
-        volatile boolean silent;
-
-        Watched(InputStream in, long timeoutNanos) {
-            super(in);
-            this.timeoutNanos = timeoutNanos;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = checked(super.read());
-            if (b >= 0) {
-                lastProgressNanos = System.nanoTime();
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buf, int off, int len) throws IOException {
-            int n;
-            try {
-                n = super.read(buf, off, len);
-            } catch (IOException e) {
-                if (silent) {
-                    throw silence();
-                }
-                throw e;
-            }
-            checked(n);
-            if (n > 0) {
-                lastProgressNanos = System.nanoTime();
-            }
-            return n;
-        }
-
-        private int checked(int n) throws IOException {
-            if (silent) {
-                throw silence();
-            }
-            return n;
-        }
-
-        private IOException silence() {
-            return new IOException("nothing heard from the server for "
-                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms; reconnecting");
-        }
-
-        void abort(boolean forSilence) {
-            silent |= forSilence;
-            try {
-                in.close();
-            } catch (IOException e) {
-                // closing is all that was wanted
-            }
         }
     }
 
