@@ -70,7 +70,7 @@ final class TableDiff {
     }
 
     /** Approach B keeps a rows x columns matrix of longs: at most this many cells. */
-    private static final long MAX_MATRIX = 1L << 22;
+    static final long MAX_MATRIX = 1L << 22;
 
     /** Which interval counting to use; tests force each one to compare them. */
     enum Method { CHEAPER, BY_ROW, BY_ENDPOINTS }
@@ -167,7 +167,7 @@ final class TableDiff {
         int size = table.tableSize;
         int[] pts = ring.points;
         int[] owners = ring.owners;
-        Intervals iv = new Intervals(ring.nodeCount(), pts.length + 1);
+        TableIntervals iv = new TableIntervals(ring.nodeCount(), pts.length + 1);
         long prev = -1;
         for (int i = 0; i < pts.length; i++) {
             long p = Integer.toUnsignedLong(pts[i] ^ HashRing.BIAS);
@@ -177,7 +177,7 @@ final class TableDiff {
         if (prev < HashRing.HASH_SPACE - 1) {
             iv.addValues(owners[0], prev + 1, HashRing.HASH_SPACE - 1, size);
         }
-        count(iv, table.owners, table.nodeCount(), sink, method);
+        TableIntervals.count(iv, table.owners, table.nodeCount(), sink, method);
     }
 
     // ------------------------------------------------------------ table against table
@@ -220,7 +220,7 @@ final class TableDiff {
         }
         long q1 = HashRing.HASH_SPACE / m1;
         long r1 = HashRing.HASH_SPACE % m1;
-        Intervals iv = new Intervals(rows.nodeCount(), m1);
+        TableIntervals iv = new TableIntervals(rows.nodeCount(), m1);
         int start = 0; // s_a = a * d^-1 mod m2
         for (int entry = 0; entry < m1; entry++) {
             long k = entry < r1 ? q1 + 1 : q1;
@@ -234,7 +234,7 @@ final class TableDiff {
                 start -= m2;
             }
         }
-        count(iv, stepped, cols.nodeCount(), sink, method);
+        TableIntervals.count(iv, stepped, cols.nodeCount(), sink, method);
     }
 
     /** x^-1 mod a prime p, for 0 < x < p. */
@@ -253,209 +253,5 @@ final class TableDiff {
             newR = tmp;
         }
         return (int) (t < 0 ? t + p : t);
-    }
-
-    // ------------------------------------------------------------ counting intervals over a table
-
-    /** Intervals of table positions per row, plus whole cycles of the table per row. */
-    static final class Intervals {
-        final long[] full;
-        int[] row;
-        int[] start;
-        int[] len;
-        int size;
-
-        Intervals(int rows, int expected) {
-            full = new long[rows];
-            row = new int[Math.max(expected, 4)];
-            start = new int[row.length];
-            len = new int[row.length];
-        }
-
-        /** The hash values lo .. hi (inclusive) of row r, over a table of {@code m} entries. */
-        void addValues(int r, long lo, long hi, int m) {
-            long values = hi - lo + 1;
-            full[r] += values / m;
-            int rest = (int) (values % m);
-            if (rest > 0) {
-                add(r, (int) (lo % m), rest);
-            }
-        }
-
-        /** Positions s, s+1, ... (wrapping), {@code l} of them, {@code 0 < l < M}. */
-        void add(int r, int s, int l) {
-            if (size == row.length) {
-                row = Arrays.copyOf(row, size * 2);
-                start = Arrays.copyOf(start, size * 2);
-                len = Arrays.copyOf(len, size * 2);
-            }
-            row[size] = r;
-            start[size] = s;
-            len[size] = l;
-            size++;
-        }
-    }
-
-    /** Every (row, column, count) of {@code iv} over {@code table}, the cheaper way (or as told). */
-    static void count(Intervals iv, int[] table, int cols, Sink sink, Method method) {
-        int m = table.length;
-        int rows = iv.full.length;
-        long[] colCount = new long[cols];
-        for (int c : table) {
-            colCount[c]++;
-        }
-        long[] covered = new long[rows];
-        for (int i = 0; i < iv.size; i++) {
-            covered[iv.row[i]] += iv.len[i];
-        }
-        long byRow = iv.size + (long) rows * cols;
-        for (long c : covered) {
-            byRow += Math.min(c, m);
-        }
-        long endpoints = 4L * iv.size;
-        long byEndpoints = (long) rows * cols <= MAX_MATRIX
-                ? 2L * m + endpoints * cols + (long) rows * cols
-                : Long.MAX_VALUE;
-        boolean useEndpoints = method == Method.BY_ENDPOINTS
-                || (method == Method.CHEAPER && byEndpoints < byRow);
-        if (useEndpoints) {
-            byEndpoints(iv, table, cols, colCount, sink);
-        } else {
-            byRow(iv, table, cols, colCount, covered, sink);
-        }
-    }
-
-    private static void byRow(Intervals iv, int[] table, int cols, long[] colCount, long[] covered, Sink sink) {
-        int m = table.length;
-        int rows = iv.full.length;
-        // group the intervals by row (counting sort)
-        int[] first = new int[rows + 1];
-        for (int i = 0; i < iv.size; i++) {
-            first[iv.row[i] + 1]++;
-        }
-        for (int r = 0; r < rows; r++) {
-            first[r + 1] += first[r];
-        }
-        int[] order = new int[iv.size];
-        int[] fill = Arrays.copyOf(first, rows);
-        for (int i = 0; i < iv.size; i++) {
-            order[fill[iv.row[i]]++] = i;
-        }
-        long[] counts = new long[cols];
-        int[] delta = null;
-        for (int r = 0; r < rows; r++) {
-            if (covered[r] < m) {
-                for (int k = first[r]; k < first[r + 1]; k++) {
-                    int i = order[k];
-                    int p = iv.start[i];
-                    for (int n = iv.len[i]; n > 0; n--) {
-                        counts[table[p]]++;
-                        if (++p == m) {
-                            p = 0;
-                        }
-                    }
-                }
-            } else {
-                if (delta == null) {
-                    delta = new int[m + 1];
-                }
-                for (int k = first[r]; k < first[r + 1]; k++) {
-                    int i = order[k];
-                    int s = iv.start[i];
-                    int e = s + iv.len[i];
-                    delta[s]++;
-                    if (e <= m) {
-                        delta[e]--;
-                    } else {
-                        delta[m]--;
-                        delta[0]++;
-                        delta[e - m]--;
-                    }
-                }
-                int depth = 0;
-                for (int p = 0; p < m; p++) {
-                    depth += delta[p];
-                    delta[p] = 0;
-                    counts[table[p]] += depth;
-                }
-                delta[m] = 0;
-            }
-            long full = iv.full[r];
-            for (int c = 0; c < cols; c++) {
-                long n = counts[c] + full * colCount[c];
-                counts[c] = 0;
-                if (n != 0) {
-                    sink.add(r, c, n);
-                }
-            }
-        }
-    }
-
-    /** The first n endpoints ordered by position (0 .. m), by counting: linear, where a sort is n log n. */
-    private static long[] sortByPosition(long[] ends, int n, int m) {
-        int[] first = new int[m + 2];
-        for (int k = 0; k < n; k++) {
-            first[(int) (ends[k] >>> 32) + 1]++;
-        }
-        for (int p = 0; p <= m; p++) {
-            first[p + 1] += first[p];
-        }
-        long[] out = new long[n];
-        for (int k = 0; k < n; k++) {
-            out[first[(int) (ends[k] >>> 32)]++] = ends[k];
-        }
-        return out;
-    }
-
-    private static void byEndpoints(Intervals iv, int[] table, int cols, long[] colCount, Sink sink) {
-        int m = table.length;
-        int rows = iv.full.length;
-        // endpoint = position << 32 | row << 1 | (1 for an end: add, 0 for a start: subtract)
-        long[] ends = new long[4 * iv.size];
-        int n = 0;
-        for (int i = 0; i < iv.size; i++) {
-            long r = (long) iv.row[i] << 1;
-            int s = iv.start[i];
-            int e = s + iv.len[i];
-            if (e <= m) {
-                ends[n++] = ((long) s << 32) | r;
-                ends[n++] = ((long) e << 32) | r | 1;
-            } else {
-                ends[n++] = ((long) s << 32) | r;
-                ends[n++] = ((long) m << 32) | r | 1;
-                ends[n++] = r; // position 0
-                ends[n++] = ((long) (e - m) << 32) | r | 1;
-            }
-        }
-        ends = sortByPosition(ends, n, m);
-        long[] matrix = new long[rows * cols];
-        long[] prefix = new long[cols]; // histogram of table[0 .. p)
-        int p = 0;
-        for (long end : ends) {
-            int at = (int) (end >>> 32);
-            while (p < at) {
-                prefix[table[p++]]++;
-            }
-            int base = (int) ((end & 0xFFFF_FFFFL) >>> 1) * cols;
-            if ((end & 1) != 0) {
-                for (int c = 0; c < cols; c++) {
-                    matrix[base + c] += prefix[c];
-                }
-            } else {
-                for (int c = 0; c < cols; c++) {
-                    matrix[base + c] -= prefix[c];
-                }
-            }
-        }
-        for (int r = 0; r < rows; r++) {
-            long full = iv.full[r];
-            int base = r * cols;
-            for (int c = 0; c < cols; c++) {
-                long count = matrix[base + c] + full * colCount[c];
-                if (count != 0) {
-                    sink.add(r, c, count);
-                }
-            }
-        }
     }
 }
