@@ -29,7 +29,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import io.restassured.RestAssured;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
-import io.ringd.ring.RingConfig;
+import io.ringd.wire.NodeJson;
+import io.ringd.wire.SettingsJson;
+import io.ringd.wire.WireJson;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import tools.jackson.databind.JsonNode;
@@ -212,25 +214,15 @@ public abstract class RealServerTest {
     }
 
     /**
-     * The library's ring for {@code settings} ({"hash","vnodesPerWeight"}, and where given
-     * "algorithm", "maglevTableSize", "ketamaFlavor") and {@code nodes}
-     * ([{"id","weight","zone","hashKey"}]).
+     * The library's ring for {@code settings} and {@code nodes} as the server shows them, read
+     * through the wire forms the client reads them with (SettingsJson, NodeJson).
      */
     protected static HashRing libraryRing(JsonNode settings, JsonNode nodes, long version) {
         List<Node> members = new ArrayList<>();
         for (JsonNode n : nodes) {
-            JsonNode zone = n.get("zone");
-            JsonNode hashKey = n.get("hashKey");
-            members.add(new Node(n.get("id").asString(), n.get("weight").asDouble(),
-                    zone == null || zone.isNull() ? null : zone.asString(),
-                    hashKey == null || hashKey.isNull() ? null : hashKey.asString()));
+            members.add(WireJson.lenient().treeToValue(n, NodeJson.class).toNode());
         }
-        RingConfig config = RingConfig.of(settings.get("hash").asString(), settings.get("vnodesPerWeight").asInt(),
-                settings.has("algorithm") ? settings.get("algorithm").asString() : RingConfig.DEFAULT_ALGORITHM,
-                settings.has("maglevTableSize") ? settings.get("maglevTableSize").asInt()
-                        : RingConfig.DEFAULT_MAGLEV_TABLE_SIZE,
-                settings.has("ketamaFlavor") ? settings.get("ketamaFlavor").asString() : null);
-        return HashRing.of(config, version, members);
+        return HashRing.of(WireJson.lenient().treeToValue(settings, SettingsJson.class).toConfig(), version, members);
     }
 
     // ------------------------------------------------------------ JSON and keys
