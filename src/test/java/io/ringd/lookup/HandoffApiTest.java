@@ -17,6 +17,7 @@ import io.ringd.HandoffOracle;
 import io.ringd.RealServerTest;
 import io.ringd.ring.Handoff;
 import io.ringd.ring.HashRing;
+import io.ringd.state.RingHistory;
 import io.ringd.state.RingService;
 import io.ringd.wire.WireTime;
 import tools.jackson.databind.JsonNode;
@@ -43,6 +44,11 @@ class HandoffApiTest extends RealServerTest {
     }
 
     /** The answer must be the oracle's for a window starting between the request's start and end. */
+    /** The last oracle built (every kept version rebuilt), and the versions it covers. */
+    private HandoffOracle oracle;
+    private long oracleVersion;
+    private long oracleBase;
+
     private record Asked(JsonNode answer, Handoff early, Handoff late) {
     }
 
@@ -50,8 +56,19 @@ class HandoffApiTest extends RealServerTest {
         Instant before = Instant.now().minus(WINDOW);
         JsonNode a = fastGet(rawPathAndQuery);
         Instant after = Instant.now().minus(WINDOW);
-        HandoffOracle oracle = new HandoffOracle(service.history(), 0, a.get("version").asLong());
+        HandoffOracle oracle = oracleAt(a.get("version").asLong());
         return new Asked(a, oracle.handoff(key, before), oracle.handoff(key, after));
+    }
+
+    /** The oracle of the kept versions up to {@code version}, rebuilt when that or the oldest kept moved. */
+    private HandoffOracle oracleAt(long version) {
+        RingHistory history = service.history();
+        if (oracle == null || oracleVersion != version || oracleBase != history.baseVersion()) {
+            oracle = new HandoffOracle(history, 0, version);
+            oracleVersion = version;
+            oracleBase = history.baseVersion();
+        }
+        return oracle;
     }
 
     private static void assertHandoff(JsonNode answer, Handoff early, Handoff late, String at) {
