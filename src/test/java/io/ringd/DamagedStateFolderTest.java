@@ -21,6 +21,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.ringd.ring.Change;
 import io.ringd.ring.Node;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.state.RingSettings;
 import io.ringd.state.StateFailureAnalyzer;
 import io.ringd.store.FileRingStore;
@@ -136,7 +137,7 @@ class DamagedStateFolderTest {
         Path whole = dataDir.resolve(STATE + ".9a1e.tmp");
         Files.writeString(whole, new String(good, StandardCharsets.UTF_8).replace("\"version\":4,", "\"version\":5,"));
         try (ConfigurableApplicationContext app = start()) {
-            RingService ring = app.getBean(RingService.class);
+            RingService ring = app.getBean(Rings.class).defaultRing().service();
             assertThat(ring.current().version()).isEqualTo(4);
             assertThat(ring.current().nodes()).containsExactly(Node.of("b", 3), Node.of("c", 1));
         }
@@ -153,7 +154,7 @@ class DamagedStateFolderTest {
         Path cutShort = dataDir.resolve(STATE + ".77aa.tmp");
         Files.write(cutShort, Arrays.copyOf(versionOne, versionOne.length / 2));
         try (ConfigurableApplicationContext app = start()) {
-            RingService ring = app.getBean(RingService.class);
+            RingService ring = app.getBean(Rings.class).defaultRing().service();
             assertThat(ring.current().version()).isZero();
             assertThat(ring.current().nodes()).isEmpty();
         }
@@ -174,7 +175,7 @@ class DamagedStateFolderTest {
     void aFolderWithAGoodStateFile_startsAtItsVersion() throws Exception {
         Files.write(dataDir.resolve(STATE), good);
         try (ConfigurableApplicationContext app = start()) {
-            assertThat(app.getBean(RingService.class).current().version()).isEqualTo(4);
+            assertThat(app.getBean(Rings.class).defaultRing().service().current().version()).isEqualTo(4);
         }
     }
 }

@@ -14,6 +14,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.ringd.ring.Node;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.state.RingState;
 import io.ringd.state.SettingsPatch;
 import io.ringd.store.FileRingStore;
@@ -39,7 +40,7 @@ class RestartTest {
         RingState before;
         String[] fingerprints = new String[5];
         try (ConfigurableApplicationContext app = start()) {
-            RingService ring = app.getBean(RingService.class);
+            RingService ring = app.getBean(Rings.class).defaultRing().service();
             fingerprints[0] = ring.current().fingerprint();
             ring.put(new Node("a", 1, "eu-1a"), null);
             fingerprints[1] = ring.current().fingerprint();
@@ -58,7 +59,7 @@ class RestartTest {
         // a leftover temp file from an interrupted write is ignored
         Files.writeString(dataDir.resolve(FileRingStore.STATE_FILE + ".leftover.tmp"), "{\"format\":1,\"vers");
         try (ConfigurableApplicationContext app = start()) {
-            RingService ring = app.getBean(RingService.class);
+            RingService ring = app.getBean(Rings.class).defaultRing().service();
             RingState after = ring.current();
             assertThat(after.version()).isEqualTo(4);
             assertThat(after.fingerprint()).isEqualTo(before.fingerprint());
@@ -75,7 +76,7 @@ class RestartTest {
     @Test
     void damagedStateFile_stopsTheStart_namingTheFile() throws Exception {
         try (ConfigurableApplicationContext app = start()) {
-            app.getBean(RingService.class).put(Node.of("a", 1), null);
+            app.getBean(Rings.class).defaultRing().service().put(Node.of("a", 1), null);
         }
         Path state = dataDir.resolve(FileRingStore.STATE_FILE);
         byte[] good = Files.readAllBytes(state);

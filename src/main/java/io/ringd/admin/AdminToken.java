@@ -9,6 +9,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +34,8 @@ public class AdminToken {
     private final byte[] digest;
     /** The digest of the previous token, accepted during a rotation; {@code null} when none is set. */
     private final byte[] previous;
+    /** The digests of the ring tokens, by ring. */
+    private final Map<String, byte[]> rings = new TreeMap<>();
 
     public AdminToken(AdminProperties admin, StoreProperties store) {
         String token = admin.token();
@@ -49,6 +53,29 @@ public class AdminToken {
         if (previous != null) {
             log.info("The previous admin token (ringd.admin.previous-token) is accepted too until it is unset");
         }
+        admin.ringTokens().forEach((ring, t) -> rings.put(ring, sha256(t)));
+        if (!rings.isEmpty()) {
+            log.info("Ring tokens (ringd.admin.ring-tokens) are set for the rings {}", rings.keySet());
+        }
+    }
+
+    /**
+     * The ring whose token (ringd.admin.ring-tokens) {@code presented} is, or {@code null}; compared as
+     * {@link #matches} compares, against every ring token, so the time taken shows neither which ring nor
+     * whether one matched.
+     */
+    public String ringOf(String presented) {
+        if (presented == null || rings.isEmpty()) {
+            return null;
+        }
+        byte[] d = sha256(presented);
+        String found = null;
+        for (Map.Entry<String, byte[]> e : rings.entrySet()) {
+            if (MessageDigest.isEqual(e.getValue(), d) & found == null) {
+                found = e.getKey();
+            }
+        }
+        return found;
     }
 
     /**

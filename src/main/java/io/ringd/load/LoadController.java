@@ -13,6 +13,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.ringd.state.NodeInput;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.web.RingPaths;
 import io.ringd.state.VersionException;
 import io.ringd.web.AdminOnly;
 import io.ringd.web.ApiDocs;
@@ -40,12 +42,19 @@ class LoadController {
             + "or still the ring of this ETag of GET /ring; 412 otherwise.";
     static final String ID = "The node id, a member of the ring";
 
-    private final LoadTracker loads;
-    private final RingService ring;
+    private final Rings rings;
 
-    LoadController(LoadTracker loads, RingService ring) {
-        this.loads = loads;
-        this.ring = ring;
+    LoadController(Rings rings) {
+        this.rings = rings;
+    }
+
+    /** The loads of the request's ring. */
+    private LoadTracker tracker() {
+        return RingPaths.here(rings).part(LoadTracker.class);
+    }
+
+    private RingService ring() {
+        return RingPaths.here(rings).service();
     }
 
     /** One member's load, as shown. */
@@ -86,7 +95,7 @@ class LoadController {
             + "at most c times this mean. Loads are this instance's own.")
     @ApiResponse(responseCode = "200", description = "The loads")
     LoadsAnswer loads() {
-        LoadTracker.Snapshot s = loads.snapshot();
+        LoadTracker.Snapshot s = tracker().snapshot();
         return new LoadsAnswer(s.version(), s.mean(), s.nodes().stream().map(NodeLoad::of).toList());
     }
 
@@ -108,10 +117,10 @@ class LoadController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        Long expected = IfMatch.version(ifMatch, ring.current());
+        Long expected = IfMatch.version(ifMatch, ring().current());
         double load = body.checked();
         checkIfMatch(expected);
-        return answer(loads.report(id, load));
+        return answer(tracker().report(id, load));
     }
 
     @DeleteMapping("/nodes/{id}/load")
@@ -126,12 +135,12 @@ class LoadController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        checkIfMatch(IfMatch.version(ifMatch, ring.current()));
-        return answer(loads.clear(id));
+        checkIfMatch(IfMatch.version(ifMatch, ring().current()));
+        return answer(tracker().clear(id));
     }
 
     private void checkIfMatch(Long expected) {
-        long current = ring.current().version();
+        long current = ring().current().version();
         if (expected != null && expected != current) {
             throw new VersionException.Mismatch(expected, current);
         }

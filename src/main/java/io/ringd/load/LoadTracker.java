@@ -10,8 +10,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.function.LongSupplier;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.stereotype.Component;
 
 import io.ringd.ring.Node;
 import io.ringd.ring.RingException;
@@ -25,7 +23,6 @@ import io.ringd.state.RingState;
  * member's decayed count of the keys routed to it. Follows the ring's members
  * as a {@link RingListener}; counting and reading take no lock.
  */
-@Component
 class LoadTracker implements NodeLoads, RingListener {
 
     /*
@@ -76,7 +73,6 @@ class LoadTracker implements NodeLoads, RingListener {
     private final long ttlNanos;
     private final AtomicReference<Table> table;
 
-    @Autowired
     LoadTracker(LoadProperties properties) {
         this(properties, System::nanoTime);
     }

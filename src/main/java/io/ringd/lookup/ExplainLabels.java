@@ -16,8 +16,8 @@ import io.ringd.state.SingleFlight;
  * labels hashed on each request (at most {@link #DIRECT} of them, well under
  * a millisecond); a heavier node's labels are hashed once, through the gate
  * of expensive reads, and kept indexed in a small cache, whatever version
- * asks: a node's labels depend only on the hash, the placement, its id and
- * its vnode count.
+ * asks: a node's labels depend only on the hash, the placement, the string
+ * it is placed by (its hashKey, or its id) and its vnode count.
  */
 final class ExplainLabels implements RingPoints.Labeller {
 
@@ -35,7 +35,7 @@ final class ExplainLabels implements RingPoints.Labeller {
     }
 
     /** What a node's labels depend on. */
-    private record Key(KeyHash hash, RingConfig.Algorithm algorithm, String node, long labels) {
+    private record Key(KeyHash hash, RingConfig.Algorithm algorithm, String placement, long labels) {
     }
 
     @Override
@@ -44,7 +44,9 @@ final class ExplainLabels implements RingPoints.Labeller {
         if (count <= DIRECT) {
             return VnodeLabels.label(ring, node, point);
         }
-        Key key = new Key(ring.config().hash(), ring.config().algorithm(), node, count);
+        // by the string the labels hash (its hashKey, or its id), not the id: a hashKey changes the labels
+        String placement = ring.node(node).map(n -> n.placementKey()).orElse(node);
+        Key key = new Key(ring.config().hash(), ring.config().algorithm(), placement, count);
         return cache.get(key, "label the points of node " + node, () -> VnodeLabels.of(ring, node))
                 .label(point);
     }

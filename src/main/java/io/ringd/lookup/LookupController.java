@@ -1,12 +1,9 @@
 package io.ringd.lookup;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -16,11 +13,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.ringd.ring.HandoffIndex;
 import io.ringd.ring.HashRing;
-import io.ringd.state.HandoffProperties;
-import io.ringd.state.Handoffs;
-import io.ringd.state.LookupEvents;
-import io.ringd.state.NodeLoads;
-import io.ringd.state.RingService;
+import io.ringd.state.ExpensiveReads;
+import io.ringd.state.Rings;
+import io.ringd.state.ServedRing;
+import io.ringd.web.RingPaths;
 import io.ringd.state.RingState;
 import io.ringd.web.ApiDocs;
 import io.ringd.web.RingApi;
@@ -53,20 +49,17 @@ class LookupController {
     /** The largest preference list. */
     static final int MAX_N = 10_000;
 
-    private final RingService ring;
-    private final LookupEvents events;
-    private final NodeLoads loads;
+    private final Rings rings;
     private final ExplainLabels labels;
-    private final Handoffs handoffs;
 
-    LookupController(RingService ring, ObjectProvider<LookupEvents> events, ObjectProvider<NodeLoads> loads,
-            ObjectProvider<Handoffs> handoffs) {
-        this.ring = ring;
-        this.handoffs = handoffs.getIfAvailable(() -> new Handoffs(ring,
-                new HandoffProperties(Duration.ofMinutes(10)), Clock.systemUTC()));
-        this.labels = new ExplainLabels(ring.reads());
-        this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
-        this.loads = loads.getIfAvailable(() -> NodeLoads.NONE);
+    LookupController(Rings rings, ExpensiveReads reads) {
+        this.rings = rings;
+        this.labels = new ExplainLabels(reads);
+    }
+
+    /** The ring of the request being answered. */
+    private ServedRing here() {
+        return RingPaths.here(rings);
     }
 
     @GetMapping("/route/{key}")
@@ -129,7 +122,7 @@ class LookupController {
         if (version == null) {
             return current.ring();
         }
-        HashRing r = Fields.named("version", () -> ring.ringAt(version));
+        HashRing r = Fields.named("version", () -> here().service().ringAt(version));
         if (r.isEmpty() && r.version() != current.version()) { // a fact of the past, not the service's state: 4xx
             throw new ApiException(Problems.VERSION_WITHOUT_NODES, "version " + r.version()
                     + " had no nodes: no key had an owner there", "version");
@@ -140,7 +133,7 @@ class LookupController {
     /** A checked key's route, and its handoff when asked for. */
     private RouteAnswer answer(String key, Long version, String bound, boolean explain, boolean handoff,
             String window, RingState current) {
-        Instant since = HandoffWindow.since(handoffs, handoff, window, "window");
+        Instant since = HandoffWindow.since(here().handoffs(), handoff, window, "window");
         if (!handoff) {
             return answer(key, version, bound, explain, current);
         }
@@ -150,7 +143,7 @@ class LookupController {
                     "handoff");
         }
         RouteAnswer a = answer(key, version, bound, explain, current);
-        HandoffIndex index = handoffs.indexOf(current);
+        HandoffIndex index = here().handoffs().indexOf(current);
         return a.handedOff(HandoffJson.of(index.handoff(key, a.hash(), since)));
     }
 
@@ -169,10 +162,11 @@ class LookupController {
         }
         long hash = r.hash(key);
         r.routeHash(hash); // an empty ring answers 503 before any load is read
-        BoundedLoad.Choice choice = BoundedLoad.choose(r, hash, c, loads.read());
-        events.routed(r.version(), choice.node());
-        events.bounded(r.version(), choice.skipped());
-        loads.routed(r.version(), choice.node());
+        ServedRing served = here();
+        BoundedLoad.Choice choice = BoundedLoad.choose(r, hash, c, served.loads().read());
+        served.events().routed(r.version(), choice.node());
+        served.events().bounded(r.version(), choice.skipped());
+        served.loads().routed(r.version(), choice.node());
         return new RouteAnswer(key, choice.node(), hash, r.version(), choice.skipped(),
                 explain ? Explain.of(r, hash, labels) : null);
     }
@@ -180,8 +174,9 @@ class LookupController {
     private RouteAnswer routeKey(String key, HashRing r) {
         long hash = r.hash(key);
         String node = r.routeHash(hash);
-        events.routed(r.version(), node); // counted only when r is the current version
-        loads.routed(r.version(), node); // likewise
+        ServedRing served = here();
+        served.events().routed(r.version(), node); // counted only when r is the current version
+        served.loads().routed(r.version(), node); // likewise
         return new RouteAnswer(key, node, hash, r.version());
     }
 
@@ -198,12 +193,12 @@ class LookupController {
     BatchAnswer routeBatch(@RequestBody RouteBatchRequest body, @Parameter(hidden = true) RingState current) {
         List<String> keys = body.checked();
         boolean handoff = Boolean.TRUE.equals(body.handoff());
-        Instant since = HandoffWindow.since(handoffs, handoff, body.window(), "window");
+        Instant since = HandoffWindow.since(here().handoffs(), handoff, body.window(), "window");
         HashRing r = current.ring();
         if (handoff) {
             r.routeHash(0); // an empty ring answers 503 before an index is built
         }
-        HandoffIndex index = handoff ? handoffs.indexOf(current) : null;
+        HandoffIndex index = handoff ? here().handoffs().indexOf(current) : null;
         List<BatchAnswer.KeyNode> routes = new ArrayList<>(keys.size());
         NodeCounts counts = new NodeCounts(Math.min(r.nodeCount(), keys.size())); // reported once per node
         for (int i = 0; i < keys.size(); i++) {
@@ -221,8 +216,8 @@ class LookupController {
         }
         long version = r.version();
         counts.forEach((node, count) -> {
-            events.routed(version, node, count);
-            loads.routed(version, node, count);
+            here().events().routed(version, node, count);
+            here().loads().routed(version, node, count);
         });
         return new BatchAnswer(version, routes, handoff);
     }

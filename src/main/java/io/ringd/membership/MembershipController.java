@@ -19,6 +19,8 @@ import io.ringd.ring.RingException;
 import io.ringd.state.ChangeBatch;
 import io.ringd.state.NodeInput;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.web.RingPaths;
 import io.ringd.state.RingState;
 import io.ringd.web.AdminOnly;
 import io.ringd.web.ApiDocs;
@@ -45,10 +47,15 @@ class MembershipController {
     static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted) "
             + "or still the ring of this ETag of GET /ring; 412 otherwise.";
 
-    private final RingService ring;
+    private final Rings rings;
 
-    MembershipController(RingService ring) {
-        this.ring = ring;
+    MembershipController(Rings rings) {
+        this.rings = rings;
+    }
+
+    /** The ring of the request being answered. */
+    private RingService ring() {
+        return RingPaths.here(rings).service();
     }
 
     record NodesAnswer(long version, List<NodeJson> nodes) {
@@ -130,9 +137,9 @@ class MembershipController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.newId(id, "id");
-        Long expected = IfMatch.version(ifMatch, ring.current());
+        Long expected = IfMatch.version(ifMatch, ring().current());
         Node node = body.toNode(id);
-        RingService.PutResult r = ring.put(node, expected);
+        RingService.PutResult r = ring().put(node, expected);
         NodeAnswer answer = new NodeAnswer(r.state().version(), NodeJson.of(node));
         return ResponseEntity.status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
@@ -149,7 +156,7 @@ class MembershipController {
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         NodeInput.id(id, "id");
-        return new VersionAnswer(ring.remove(id, IfMatch.version(ifMatch, ring.current())).version());
+        return new VersionAnswer(ring().remove(id, IfMatch.version(ifMatch, ring().current())).version());
     }
 
     @PostMapping(path = "/membership", consumes = ApiDocs.JSON)
@@ -170,8 +177,8 @@ class MembershipController {
     VersionAnswer membership(@RequestBody ChangeBatch body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = IfMatch.version(ifMatch, ring.current());
-        return new VersionAnswer(ring.apply(body.toChanges(), expected).version());
+        Long expected = IfMatch.version(ifMatch, ring().current());
+        return new VersionAnswer(ring().apply(body.toChanges(), expected).version());
     }
 
     @PutMapping(path = "/settings", consumes = ApiDocs.JSON)
@@ -189,8 +196,8 @@ class MembershipController {
     SettingsAnswer updateSettings(@RequestBody SettingsRequest body,
             @Parameter(description = IF_MATCH, example = "7")
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        Long expected = IfMatch.version(ifMatch, ring.current());
-        RingState s = ring.updateSettings(body.toPatch(), expected);
+        Long expected = IfMatch.version(ifMatch, ring().current());
+        RingState s = ring().updateSettings(body.toPatch(), expected);
         return new SettingsAnswer(s.version(), s.settings().json());
     }
 }

@@ -11,6 +11,8 @@ import org.springframework.web.bind.annotation.RestController;
 import io.ringd.state.Incarnation;
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.web.RingPaths;
 import io.ringd.state.RingState;
 import io.ringd.state.StoreConflictException;
 import io.ringd.state.VersionException;
@@ -33,10 +35,15 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "store", description = "Recovering a shared store that lost the ring")
 class ReseedController {
 
-    private final RingService ring;
+    private final Rings rings;
 
-    ReseedController(RingService ring) {
-        this.ring = ring;
+    ReseedController(Rings rings) {
+        this.rings = rings;
+    }
+
+    /** The ring of the request being answered. */
+    private RingService ring() {
+        return RingPaths.here(rings).service();
     }
 
     /** {@code {"version","incarnation"}}: what the store holds now. */
@@ -73,17 +80,17 @@ class ReseedController {
             throw ApiException.badRequest("replace must be an incarnation, 16 lowercase hex digits: "
                     + ApiException.abbreviate(replace), "replace");
         }
-        Long expected = IfMatch.version(ifMatch, ring.current());
-        if (expected != null && expected != ring.current().version()) {
-            throw new VersionException.Mismatch(expected, ring.current().version());
+        Long expected = IfMatch.version(ifMatch, ring().current());
+        if (expected != null && expected != ring().current().version()) {
+            throw new VersionException.Mismatch(expected, ring().current().version());
         }
-        if (!ring.store().shared()) {
+        if (!ring().store().shared()) {
             throw new ApiException(Problems.RESEED_REFUSED, "this instance's store is its own, not shared: "
                     + "there is nothing to re-seed", null);
         }
-        RingState cur = ring.current();
+        RingState cur = ring().current();
         try {
-            RingState seeded = ring.reseed(replace);
+            RingState seeded = ring().reseed(replace);
             return new ReseedAnswer(seeded.version(), seeded.incarnation());
         } catch (StoreConflictException e) {
             PersistedState stored = e.latest();

@@ -6,12 +6,11 @@ import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.state.RingState;
 
 /**
@@ -39,21 +38,11 @@ class MetricsConfiguration {
         };
     }
 
+    /** The ring {@code default} under {@code ring}, as before named rings, and how many rings are served. */
     @Bean
-    MeterBinder storeState(RingService ring) {
-        return registry -> {
-            Gauge.builder("ringd.store.writable", ring, r -> r.isWritable() ? 1 : 0)
-                    .description("1 when the ring's store accepts writes; 0 while a shared store is out of reach")
-                    .register(registry);
-            Gauge.builder("ringd.ring.loaded", ring, r -> r.isLoaded() ? 1 : 0)
-                    .description("1 once a ring is loaded; 0 for an instance that never reached its shared store")
-                    .register(registry);
-        };
-    }
-
-    @Bean
-    InfoContributor ringInfo(RingService ring) {
+    InfoContributor ringInfo(Rings rings) {
         return builder -> {
+            RingService ring = rings.defaultRing().service();
             RingState s = ring.current();
             builder.withDetail("ring", java.util.Map.of(
                     "version", s.version(),
@@ -62,6 +51,7 @@ class MetricsConfiguration {
                     "nodes", s.nodes().size(),
                     "points", s.ring().pointCount(),
                     "oldestKeptVersion", ring.oldestVersion()));
+            builder.withDetail("rings", rings.all().size());
         };
     }
 }

@@ -1,11 +1,16 @@
 package io.ringd.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.stereotype.Component;
 
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.state.ServedRing;
 
 /**
  * The ring's health ({@code /actuator/health}, component {@code ring}, part
@@ -23,16 +28,32 @@ class RingHealth implements HealthIndicator {
     /** Lookups work, writes do not. */
     static final Status DEGRADED = new Status("DEGRADED", "lookups answer from the last ring; writes are refused");
 
-    private final RingService ring;
+    private final Rings rings;
 
-    RingHealth(RingService ring) {
-        this.ring = ring;
+    RingHealth(Rings rings) {
+        this.rings = rings;
     }
 
+    /**
+     * The ring {@code default}'s health, as before named rings, and the other rings': DEGRADED too when one
+     * of them refuses writes (named in {@code notWritable}).
+     */
     @Override
     public Health health() {
+        RingService ring = rings.defaultRing().service();
+        List<String> notWritable = new ArrayList<>();
+        List<ServedRing> all = rings.all();
+        for (ServedRing r : all) {
+            if (!r.isDefault() && !r.service().isWritable()) {
+                notWritable.add(r.name());
+            }
+        }
         Health.Builder b = !ring.isLoaded() ? Health.outOfService()
-                : ring.isWritable() ? Health.up() : Health.status(DEGRADED);
+                : ring.isWritable() && notWritable.isEmpty() ? Health.up() : Health.status(DEGRADED);
+        b.withDetail("rings", all.size());
+        if (!notWritable.isEmpty()) {
+            b.withDetail("notWritable", notWritable);
+        }
         b.withDetail("loaded", ring.isLoaded())
                 .withDetail("writable", ring.isWritable())
                 .withDetail("version", ring.current().version())

@@ -11,7 +11,10 @@ import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
 import io.ringd.ring.RingDiff;
+import io.ringd.state.ExpensiveReads;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.web.RingPaths;
 import io.ringd.state.RingState;
 import io.ringd.state.SingleFlight;
 import io.ringd.web.problem.ApiException;
@@ -42,17 +45,20 @@ class Diffs {
     static final int KEPT = 100_000;
     static final long CACHED_ROWS = 1_000_000;
 
-    private final RingService ring;
+    private final Rings rings;
+    private final ExpensiveReads reads;
     private final SingleFlight<Key, RingDiff> cache;
 
-    Diffs(RingService ring) {
-        this.ring = ring;
+    Diffs(Rings rings, ExpensiveReads reads) {
+        this.rings = rings;
+        this.reads = reads;
         Cache<Key, RingDiff> done = CacheBuilder.newBuilder().maximumWeight(CACHED_ROWS)
                 .weigher((Key k, RingDiff d) -> d.flows().size() + d.keptRangeCount() + 1).build();
-        this.cache = new SingleFlight<>(done, ring.reads());
+        this.cache = new SingleFlight<>(done, reads);
     }
 
-    private record Key(long generation, long from, long to, String node) {
+    /** A diff of one ring (its service: a ring made again after a delete is another), kept by generation. */
+    private record Key(RingService ring, long generation, long from, long to, String node) {
     }
 
     /**
@@ -61,13 +67,14 @@ class Diffs {
      */
     RingDiff between(long from, Long to, String node, RingState current) {
         checkNodeId(node);
+        RingService ring = RingPaths.here(rings).service();
         long generation = ring.generation(); // read before the rings it keys
         Fields.named("from", () -> ring.checkKept(from));
         long toVersion = to == null ? current.version() : to;
         if (to != null) {
             Fields.named("to", () -> ring.checkKept(to));
         }
-        Key key = new Key(generation, from, toVersion, node);
+        Key key = new Key(ring, generation, from, toVersion, node);
         RingDiff cached = cache.cached(key);
         if (cached != null) {
             return cached;
@@ -84,7 +91,7 @@ class Diffs {
     RingDiff dryRun(List<Change> changes, String node, int maxRanges, int maxFlows, RingState current) {
         checkNodeId(node);
         HashRing a = current.ring();
-        return ring.reads().run("compute a dry run", () -> {
+        return reads.run("compute a dry run", () -> {
             HashRing b = a.apply(changes);
             checkMember(node, a, b, "neither the current version " + a.version() + " nor the batch's");
             return HashRing.diff(a, b, maxRanges, maxFlows, node);

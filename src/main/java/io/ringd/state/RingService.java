@@ -54,7 +54,11 @@ public final class RingService {
     private final RingStore store;
     private volatile boolean loaded;
     private final int historyCapacity;
-    private final List<RingListener> listeners;
+    private volatile List<RingListener> listeners;
+    private final RingSettings initialSettings;
+    private volatile boolean started;
+    /** Set once the ring is deleted: it answers 404 from then on, and writes nothing. */
+    private volatile String deleted;
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
@@ -96,6 +100,15 @@ public final class RingService {
     /** As above, old versions rebuilt through {@code reads}. */
     public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
             List<RingListener> listeners, Clock clock, ExpensiveReads reads) {
+        this(store, initialSettings, historyCapacity, listeners, clock, reads, true);
+    }
+
+    /**
+     * As above; when {@code start} is false, nothing is loaded until {@link #start()}, so that listeners
+     * made for this service ({@link #listen}) are told of its first version.
+     */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners, Clock clock, ExpensiveReads reads, boolean start) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.reads = Objects.requireNonNull(reads, "reads");
         this.rebuilds = new SingleFlight<>(snapshots, reads);
@@ -105,6 +118,31 @@ public final class RingService {
         this.store = Objects.requireNonNull(store, "store");
         this.historyCapacity = historyCapacity;
         this.listeners = List.copyOf(listeners);
+        this.initialSettings = Objects.requireNonNull(initialSettings, "initialSettings");
+        if (start) {
+            start();
+        }
+    }
+
+    /** Adds a listener; only before {@link #start()}. */
+    public void listen(RingListener listener) {
+        if (started) {
+            throw new IllegalStateException("listeners are added before the ring starts");
+        }
+        List<RingListener> all = new ArrayList<>(listeners);
+        all.add(Objects.requireNonNull(listener, "listener"));
+        listeners = List.copyOf(all);
+    }
+
+    /**
+     * Loads the stored state, or starts an empty ring with the initial settings (as the constructor that
+     * starts at once does); once.
+     */
+    public void start() {
+        if (started) {
+            throw new IllegalStateException("the ring service was started already");
+        }
+        started = true;
         Optional<PersistedState> loaded;
         try {
             loaded = store.load();
@@ -119,12 +157,13 @@ public final class RingService {
         writes.lock();
         try {
             if (loaded == null) {
+                RingSettings initialSettings = this.initialSettings;
                 SettingsPatch.validate(initialSettings);
                 Instant now = now();
                 current.set(RingState.of(initialSettings, HashRing.empty(initialSettings.toConfig()), now, null));
                 history = RingHistory.startingAt(0, initialSettings, List.of(), now);
             } else {
-                install(incarnated(loaded.orElseGet(() -> create(initialSettings))), RingListener.Op.START);
+                install(incarnated(loaded.orElseGet(() -> create(this.initialSettings))), RingListener.Op.START);
             }
             store.follow(this::follow);
         } finally {
@@ -216,6 +255,9 @@ public final class RingService {
     void follow(PersistedState latest) {
         writes.lock();
         try {
+            if (deleted != null) {
+                return; // a deleted ring follows nothing
+            }
             if (!loaded) {
                 install(incarnated(latest), RingListener.Op.RELOAD);
                 return;
@@ -476,6 +518,7 @@ public final class RingService {
     private RingState write(RingListener.Op op, Long ifMatch, java.util.function.Function<RingState, Next> build) {
         writes.lock();
         try {
+            checkNotDeleted();
             if (!loaded) {
                 throw notLoaded();
             }
@@ -561,6 +604,31 @@ public final class RingService {
         current.set(next);
         tell(cur, next, op);
         return next;
+    }
+
+    /**
+     * Ends this ring: from now on it refuses writes ({@link RingNotFoundException}) and follows its store no
+     * more; a write in progress finishes first. Its store is closed by whoever owns it.
+     */
+    public void delete(String name) {
+        writes.lock();
+        try {
+            deleted = Objects.requireNonNull(name, "name");
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /** Whether this ring was deleted ({@link #delete}). */
+    public boolean isDeleted() {
+        return deleted != null;
+    }
+
+    private void checkNotDeleted() {
+        String name = deleted;
+        if (name != null) {
+            throw new RingNotFoundException(name, "the ring " + name + " was deleted");
+        }
     }
 
     private StoreUnavailableException notLoaded() {

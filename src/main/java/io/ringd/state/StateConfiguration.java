@@ -8,8 +8,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires the ring service from the store, the history setting, the settings of a new ring and the read limits,
- * and the handoff indexes from the handoff window.
+ * Wires the rings from the stores, the history setting, the settings of a new ring, the read limits, the
+ * handoff window and every {@link RingPart}.
  */
 @Configuration(proxyBeanMethods = false)
 class StateConfiguration {
@@ -19,19 +19,18 @@ class StateConfiguration {
         return new ExpensiveReads(limits);
     }
 
-    @Bean
-    RingService ringService(RingStore store, InitialRingProperties initial, HistoryProperties history,
-            ObjectProvider<RingListener> listeners, ExpensiveReads reads) {
-        List<RingListener> all = listeners.orderedStream().toList();
+    @Bean(destroyMethod = "close")
+    Rings rings(RingStores stores, InitialRingProperties initial, HistoryProperties history,
+            ObjectProvider<RingListener> listeners, ObjectProvider<RingPart> parts, ExpensiveReads reads,
+            HandoffProperties handoff, RingsProperties rings) {
+        RingSettings defaults = initial.toSettings();
         try {
-            return new RingService(store, initial.toSettings(), history.versions(), all, Clock.systemUTC(), reads);
+            SettingsPatch.validate(defaults);
         } catch (InvalidInputException e) {
             throw new IllegalStateException("invalid ringd.ring settings for a new ring: " + e.getMessage(), e);
         }
-    }
-
-    @Bean
-    Handoffs handoffs(RingService ring, HandoffProperties handoff) {
-        return new Handoffs(ring, handoff, Clock.systemUTC());
+        List<RingListener> all = listeners.orderedStream().toList();
+        return new Rings(stores, defaults, history.versions(), all, parts.orderedStream().toList(),
+                Clock.systemUTC(), reads, handoff, rings.max());
     }
 }

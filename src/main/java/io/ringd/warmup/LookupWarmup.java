@@ -19,7 +19,7 @@ import org.springframework.context.ApplicationContext;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
-import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.state.RingState;
 
 /**
@@ -55,12 +55,12 @@ final class LookupWarmup implements ApplicationRunner {
     private static final int KEYS = 4096;
     private static final int HTTP_THREADS = 2;
 
-    private final RingService service;
+    private final Rings rings;
     private final ApplicationContext context;
     private final WarmupProperties properties;
 
-    LookupWarmup(RingService service, ApplicationContext context, WarmupProperties properties) {
-        this.service = service;
+    LookupWarmup(Rings rings, ApplicationContext context, WarmupProperties properties) {
+        this.rings = rings;
         this.context = context;
         this.properties = properties;
     }
@@ -84,7 +84,7 @@ final class LookupWarmup implements ApplicationRunner {
 
     /** Library lookups on a private ring until {@code deadline}; answers how many. */
     private long warmLibrary(long deadline) {
-        RingState state = service.current();
+        RingState state = rings.defaultRing().service().current();
         RingConfig config = state == null ? RingConfig.defaults() : state.ring().config();
         List<Node> nodes = new ArrayList<>(NODES);
         for (int i = 0; i < NODES; i++) {

@@ -5,7 +5,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 
 /** The lookup warm-up before readiness ({@link LookupWarmup}). */
 @Configuration(proxyBeanMethods = false)
@@ -13,7 +13,7 @@ import io.ringd.state.RingService;
 class WarmupConfiguration {
 
     @Bean
-    LookupWarmup lookupWarmup(RingService service, ApplicationContext context, WarmupProperties properties) {
-        return new LookupWarmup(service, context, properties);
+    LookupWarmup lookupWarmup(Rings rings, ApplicationContext context, WarmupProperties properties) {
+        return new LookupWarmup(rings, context, properties);
     }
 }

@@ -14,9 +14,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.ringd.state.Rings;
 import io.ringd.web.RingApi;
+import io.ringd.web.RingPaths;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -41,9 +44,11 @@ class WatchController {
     static final String INCARNATION = "X-Ring-Incarnation";
 
     private final WatchHub hub;
+    private final Rings rings;
 
-    WatchController(WatchHub hub) {
+    WatchController(WatchHub hub, Rings rings) {
         this.hub = hub;
+        this.rings = rings;
     }
 
     /**
@@ -84,11 +89,11 @@ class WatchController {
             @Parameter(description = "The incarnation of the ring the client holds, when it cannot send "
                     + "X-Ring-Incarnation (the header wins)", example = "5f0c3a9e1b7d2468")
             @RequestParam(required = false) String incarnation,
-            HttpServletResponse response) {
+            HttpServletRequest request, HttpServletResponse response) {
         // so that proxies pass events on as they come instead of buffering the answer
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         SseEmitter emitter = new SseEmitter(0L); // no timeout: the stream stays open until either side ends it
-        WatchStream stream = hub.open(new WatchStream.Sink() {
+        WatchStream stream = hub.open(RingPaths.of(request, rings), new WatchStream.Sink() {
             @Override
             public void event(String name, long id, String data) throws IOException {
                 emitter.send(SseEmitter.event().name(name).id(Long.toString(id)).data(data));

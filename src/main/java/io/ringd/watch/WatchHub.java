@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -29,8 +30,11 @@ import io.micrometer.core.instrument.Timer;
 import io.ringd.state.HistoryDelta;
 import io.ringd.state.RingHistory;
 import io.ringd.state.RingListener;
+import io.ringd.state.RingNotFoundException;
+import io.ringd.state.RingPart;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
+import io.ringd.state.ServedRing;
 import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
 import io.ringd.web.RingHeaders;
@@ -46,7 +50,8 @@ import tools.jackson.databind.json.JsonMapper;
  * fixed period.
  */
 @Component
-class WatchHub implements RingListener, SmartLifecycle {
+@Order(20)
+class WatchHub implements RingPart, SmartLifecycle {
 
     /*
      * Design note. Every version reaches a stream exactly once and in order:
@@ -74,9 +79,9 @@ class WatchHub implements RingListener, SmartLifecycle {
     static final String CHANGE = "change";
     private static final Logger log = LoggerFactory.getLogger(WatchHub.class);
 
-    private final ObjectProvider<RingService> ring; // RingService is built with this hub as a listener
     private final WatchProperties props;
     private final JsonMapper json = WireJson.lenient();
+    /** Every open stream, of every ring: the limit, the keep-alives and the watchdog count them all. */
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor writers;
     private final ExecutorService closer;
@@ -87,8 +92,7 @@ class WatchHub implements RingListener, SmartLifecycle {
     private final Counter changes;
     private final Timer delivery;
 
-    WatchHub(ObjectProvider<RingService> ring, WatchProperties props, ObjectProvider<MeterRegistry> registry) {
-        this.ring = ring;
+    WatchHub(WatchProperties props, ObjectProvider<MeterRegistry> registry) {
         this.props = props;
         this.writers = new ThreadPoolExecutor(props.writers(), props.writers(), 0L, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), daemons("ringd-watch-writer-"));
@@ -126,7 +130,44 @@ class WatchHub implements RingListener, SmartLifecycle {
      *
      * @throws ApiException 503 when {@code ringd.watch.max-streams} streams are open
      */
-    synchronized WatchStream open(WatchStream.Sink sink, String lastEventId, String incarnation) {
+    /** The open streams of one ring, told of its versions. */
+    final class RingStreams implements RingListener {
+        final ServedRing ring;
+        final Set<WatchStream> open = ConcurrentHashMap.newKeySet();
+        volatile boolean deleted;
+
+        RingStreams(ServedRing ring) {
+            this.ring = ring;
+        }
+
+        @Override
+        public void ringSwapped(RingState previous, RingState current, Op op) {
+            swapped(this, current, op);
+        }
+    }
+
+    @Override
+    public Object attach(ServedRing ring) {
+        return new RingStreams(ring);
+    }
+
+    /** The ring was deleted: its streams end (a follower that reconnects is told 404, naming {@code ring}). */
+    @Override
+    public synchronized void detach(ServedRing ring) {
+        RingStreams of = ring.part(RingStreams.class);
+        if (of != null) {
+            of.deleted = true;
+            for (WatchStream s : of.open) {
+                s.close("the ring " + ring.name() + " was deleted");
+            }
+        }
+    }
+
+    synchronized WatchStream open(ServedRing ring, WatchStream.Sink sink, String lastEventId, String incarnation) {
+        RingStreams of = ring.part(RingStreams.class);
+        if (of == null || of.deleted) {
+            throw new RingNotFoundException(ring.name(), "the ring " + ring.name() + " was deleted");
+        }
         if (streams.size() >= props.maxStreams()) {
             throw new ApiException(Problems.BUSY, "at most " + props.maxStreams()
                     + " streams may be open at once; try again later", null);
@@ -140,13 +181,14 @@ class WatchHub implements RingListener, SmartLifecycle {
             @Override
             public void closed(WatchStream s, String why) {
                 streams.remove(s);
+                of.open.remove(s);
                 if (s.writingFor(System.nanoTime()) > 0) {
                     lingering.add(s); // the watchdog still watches its write
                 }
                 log.debug("Closed a /ring/events stream: {}", why);
             }
         });
-        RingService service = ring.getObject();
+        RingService service = ring.service();
         RingHistory history = service.history();
         RingState current = service.current();
         Long after = incarnation == null || incarnation.equals(current.incarnation())
@@ -167,25 +209,25 @@ class WatchHub implements RingListener, SmartLifecycle {
             stream.lastOffered = current.version();
         }
         streams.add(stream);
+        of.open.add(stream);
         return stream;
     }
 
-    @Override
-    public synchronized void ringSwapped(RingState previous, RingState current, Op op) {
-        if (op == Op.START || streams.isEmpty()) {
+    private synchronized void swapped(RingStreams of, RingState current, RingListener.Op op) {
+        if (op == RingListener.Op.START || of.open.isEmpty()) {
             return;
         }
-        if (op == Op.RELOAD) { // versions may be missing: followers start again from what they hold
-            for (WatchStream s : streams) {
+        if (op == RingListener.Op.RELOAD) { // versions may be missing: followers start again from what they hold
+            for (WatchStream s : of.open) {
                 s.close("the ring was reloaded from the store");
             }
             return;
         }
-        RingService service = ring.getObject();
+        RingService service = of.ring.service();
         HistoryDelta delta = service.history().delta(current.version());
         WatchStream.Item item = new WatchStream.Item(CHANGE, current.version(), changeEvent(delta, service),
                 current.committedAt());
-        for (WatchStream s : streams) {
+        for (WatchStream s : of.open) {
             if (current.version() > s.lastOffered) {
                 s.lastOffered = current.version();
                 s.offer(item);

@@ -25,7 +25,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.web.problem.ProblemWriter;
 import io.ringd.web.problem.Problems;
 
@@ -62,13 +62,13 @@ class BodyArrival extends OncePerRequestFilter {
 
     private final HttpProperties settings;
     private final ProblemWriter problems;
-    private final RingService ring;
+    private final Rings rings;
     private final AtomicLong held = new AtomicLong();
 
-    BodyArrival(HttpProperties settings, ProblemWriter problems, RingService ring) {
+    BodyArrival(HttpProperties settings, ProblemWriter problems, Rings rings) {
         this.settings = settings;
         this.problems = problems;
-        this.ring = ring;
+        this.rings = rings;
     }
 
     /** The body bytes held now, for all requests whose bodies are arriving or being handled. */
@@ -256,7 +256,7 @@ class BodyArrival extends OncePerRequestFilter {
         private void answer(Problems type, String detail) throws IOException {
             response.setHeader(HttpHeaders.CONNECTION, "close"); // the rest of the body is not awaited
             if (RingHeaders.carries(request)) {
-                response.setHeader(RingHeaders.VERSION, Long.toString(ring.current().version()));
+                RingHeaders.set(response, RingPaths.of(request, rings));
             }
             problems.write(response, type, detail, "body");
         }

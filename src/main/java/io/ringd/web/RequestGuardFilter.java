@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.handler.HandlerMappingIntrospector;
 
-import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.BodyTooLargeException;
 import io.ringd.web.problem.InvalidBodyException;
@@ -42,12 +42,12 @@ class RequestGuardFilter extends OncePerRequestFilter {
     static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
 
     private final ProblemWriter problems;
-    private final RingService ring;
+    private final Rings rings;
     private final PathVariableLookup pathVariables;
 
-    RequestGuardFilter(ProblemWriter problems, RingService ring, HandlerMappingIntrospector handlers) {
+    RequestGuardFilter(ProblemWriter problems, Rings rings, HandlerMappingIntrospector handlers) {
         this.problems = problems;
-        this.ring = ring;
+        this.rings = rings;
         this.pathVariables = new PathVariableLookup(handlers);
     }
 
@@ -92,7 +92,7 @@ class RequestGuardFilter extends OncePerRequestFilter {
     private void refuse(HttpServletRequest request, HttpServletResponse response, Problems type, String detail,
             String field) throws IOException {
         if (RingHeaders.carries(request)) {
-            response.setHeader(RingHeaders.VERSION, Long.toString(ring.current().version()));
+            RingHeaders.set(response, RingPaths.of(request, rings));
         }
         problems.write(response, type, detail, field);
     }

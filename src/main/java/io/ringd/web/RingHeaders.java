@@ -1,10 +1,13 @@
 package io.ringd.web;
 
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
+
+import io.ringd.state.ServedRing;
 
 /**
  * The headers of ring answers ({@code docs/ring.md}, REST API), and the one
@@ -19,6 +22,8 @@ public final class RingHeaders {
     public static final String VERSION = "X-Ring-Version";
     /** {@code true} when the client's version is older than the server's. */
     public static final String STALE = "X-Ring-Stale";
+    /** The name of the ring an answer is about, beside its version (docs/ring.md section 22). */
+    public static final String NAME = "X-Ring-Name";
 
     private RingHeaders() {
     }
@@ -37,6 +42,17 @@ public final class RingHeaders {
     /** Whether answers of this controller class carry the ring headers. */
     public static boolean carries(Class<?> controller) {
         return AnnotatedElementUtils.hasAnnotation(controller, RingApi.class);
+    }
+
+    /** Sets {@code X-Ring-Name} and {@code X-Ring-Version} (at {@code version}) for {@code ring}. */
+    public static void set(HttpServletResponse response, ServedRing ring, long version) {
+        response.setHeader(NAME, ring.name());
+        response.setHeader(VERSION, Long.toString(version));
+    }
+
+    /** Sets them at the ring's current version. */
+    public static void set(HttpServletResponse response, ServedRing ring) {
+        set(response, ring, ring.service().current().version());
     }
 
     /** A non-negative decimal version (as a client sends it), or {@code null} if {@code s} is not one. */

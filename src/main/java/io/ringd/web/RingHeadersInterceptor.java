@@ -3,7 +3,6 @@ package io.ringd.web;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.MethodParameter;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.support.WebDataBinderFactory;
@@ -14,6 +13,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
 
 import io.ringd.state.LookupEvents;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.state.ServedRing;
 import io.ringd.state.RingState;
 import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
@@ -31,12 +32,10 @@ class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumen
 
     private static final String STATE = RingHeadersInterceptor.class.getName() + ".state";
 
-    private final RingService ring;
-    private final LookupEvents events;
+    private final Rings rings;
 
-    RingHeadersInterceptor(RingService ring, ObjectProvider<LookupEvents> events) {
-        this.ring = ring;
-        this.events = events.getIfAvailable(() -> LookupEvents.NONE); // resolved once, not per request
+    RingHeadersInterceptor(Rings rings) {
+        this.rings = rings;
     }
 
     @Override
@@ -44,6 +43,8 @@ class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumen
         if (!RingHeaders.carries(handler)) {
             return true;
         }
+        ServedRing served = RingPaths.of(request, rings);
+        RingService ring = served.service();
         if (!ring.isLoaded()) {
             throw new ApiException(Problems.STORE_UNAVAILABLE, "the ring has not been loaded yet: its store ("
                     + "shared by several instances) has not been reachable since this instance started", null);
@@ -51,7 +52,8 @@ class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumen
         RingState state = ring.current();
         request.setAttribute(STATE, state);
         long version = state.version();
-        response.setHeader(RingHeaders.VERSION, Long.toString(version));
+        RingHeaders.set(response, served, version);
+        LookupEvents events = served.events();
         Long client = RingHeaders.parseVersion(request.getHeader(RingHeaders.VERSION));
         if (client != null && client < version) {
             response.setHeader(RingHeaders.STALE, "true");
@@ -71,6 +73,7 @@ class RingHeadersInterceptor implements HandlerInterceptor, HandlerMethodArgumen
     public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest request,
             WebDataBinderFactory binders) {
         Object state = request.getAttribute(STATE, NativeWebRequest.SCOPE_REQUEST);
-        return state != null ? state : ring.current();
+        return state != null ? state
+                : RingPaths.of(request.getNativeRequest(HttpServletRequest.class), rings).service().current();
     }
 }

@@ -14,7 +14,8 @@ import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
-import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.state.ServedRing;
 
 /**
  * Sets {@code X-Ring-Version} on the answers {@link RingHeaders} says carry
@@ -26,10 +27,10 @@ import io.ringd.state.RingService;
 @ControllerAdvice
 class RingVersionAdvice implements ResponseBodyAdvice<Object> {
 
-    private final RingService ring;
+    private final Rings rings;
 
-    RingVersionAdvice(RingService ring) {
-        this.ring = ring;
+    RingVersionAdvice(Rings rings) {
+        this.rings = rings;
     }
 
     @Override
@@ -47,7 +48,9 @@ class RingVersionAdvice implements ResponseBodyAdvice<Object> {
             if (RingHeaders.carries(req)) {
                 boolean read = HttpMethod.GET.equals(request.getMethod()) || HttpMethod.HEAD.equals(request.getMethod());
                 if (!read || !res.containsHeader(RingHeaders.VERSION)) {
-                    response.getHeaders().set(RingHeaders.VERSION, Long.toString(ring.current().version()));
+                    ServedRing ring = RingPaths.of(req, rings);
+                    response.getHeaders().set(RingHeaders.NAME, ring.name());
+                    response.getHeaders().set(RingHeaders.VERSION, Long.toString(ring.service().current().version()));
                 }
             }
         }

@@ -71,7 +71,7 @@ class WebConfiguration implements WebMvcConfigurer {
                     .allowedMethods("GET", "HEAD", "POST", "PUT", "DELETE")
                     .allowedHeaders("Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID",
                             RingHeaders.VERSION)
-                    .exposedHeaders("ETag", RingHeaders.VERSION, RingHeaders.STALE, "WWW-Authenticate")
+                    .exposedHeaders("ETag", RingHeaders.VERSION, RingHeaders.NAME, RingHeaders.STALE, "WWW-Authenticate")
                     .allowCredentials(false).maxAge(600);
         }
     }

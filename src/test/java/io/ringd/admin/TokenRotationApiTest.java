@@ -49,9 +49,9 @@ public class TokenRotationApiTest {
 
     @Test
     void aPreviousTokenAlone_isRefusedAtStart() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AdminProperties(null, OLD))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AdminProperties(null, OLD, null))
                 .hasMessageContaining("ringd.admin.previous-token needs ringd.admin.token");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AdminProperties(NEW, "short"))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AdminProperties(NEW, "short", null))
                 .hasMessageContaining("ringd.admin.previous-token must be at least 16");
     }
 }

@@ -19,6 +19,7 @@ import io.ringd.ring.Handoff;
 import io.ringd.ring.HashRing;
 import io.ringd.state.RingHistory;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.wire.WireTime;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -35,8 +36,12 @@ class HandoffApiTest extends RealServerTest {
 
     private static final Duration WINDOW = Duration.ofMinutes(10);
 
-    @Autowired
     RingService service;
+
+    @Autowired
+    void rings(Rings rings) {
+        service = rings.defaultRing().service();
+    }
 
     @BeforeEach
     void fresh() {

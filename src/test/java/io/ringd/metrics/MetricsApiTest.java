@@ -25,6 +25,7 @@ import io.ringd.RealServerTest;
 import io.ringd.deploy.DeployAssets;
 import io.ringd.ring.HashRing;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,8 +39,12 @@ class MetricsApiTest extends RealServerTest {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{.*\\})? (\\S+)$");
     private static final List<String> THREE = List.of("m-a", "m-b", "m-c");
 
-    @Autowired
     RingService ring;
+
+    @Autowired
+    void rings(Rings rings) {
+        ring = rings.defaultRing().service();
+    }
 
     @Autowired
     MeterRegistry registry;

@@ -34,6 +34,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import io.ringd.ring.Node;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
 import io.ringd.state.RingSettings;
 import io.ringd.store.FileRingStore;
 
@@ -137,8 +138,12 @@ class WarmupTest {
     @Autowired
     ApplicationAvailability availability;
 
-    @Autowired
     RingService service;
+
+    @Autowired
+    void rings(Rings rings) {
+        service = rings.defaultRing().service();
+    }
 
     @Autowired
     WarmupRequests warmup;

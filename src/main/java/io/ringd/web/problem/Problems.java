@@ -13,6 +13,8 @@ public enum Problems {
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "unauthorized", "Admin token required"),
     FORBIDDEN(HttpStatus.FORBIDDEN, "forbidden", "Forbidden"),
     NODE_NOT_FOUND(HttpStatus.NOT_FOUND, "node-not-found", "Unknown node"),
+    RING_NOT_FOUND(HttpStatus.NOT_FOUND, "ring-not-found", "Unknown ring"),
+    RING_CONFLICT(HttpStatus.CONFLICT, "ring-conflict", "The ring cannot be made or deleted"),
     VERSION_NOT_FOUND(HttpStatus.NOT_FOUND, "version-not-found", "Unknown version"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "not-found", "Not found"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed"),

@@ -10,6 +10,8 @@ import org.springframework.http.ProblemDetail;
 import io.ringd.ring.RingException;
 import io.ringd.state.BusyException;
 import io.ringd.state.InvalidInputException;
+import io.ringd.state.RingConflictException;
+import io.ringd.state.RingNotFoundException;
 import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
@@ -36,6 +38,8 @@ final class Refusals {
                     .detail(e.getMessage() + "; nothing was changed", field)),
             naming(RingException.InvalidBatch.class, Problems.BAD_REQUEST, "changes"),
             naming(RingException.DuplicatePlacement.class, Problems.BAD_REQUEST, "hashKey"),
+            naming(RingNotFoundException.class, Problems.RING_NOT_FOUND, "ring"),
+            naming(RingConflictException.class, Problems.RING_CONFLICT, "name"),
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),

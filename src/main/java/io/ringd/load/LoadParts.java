@@ -1,0 +1,24 @@
+package io.ringd.load;
+
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+
+import io.ringd.state.RingPart;
+import io.ringd.state.ServedRing;
+
+/** Gives every ring its own {@link LoadTracker}: loads are per ring, as its members are. */
+@Component
+@Order(0) // before the metrics, which export the ring's loads
+class LoadParts implements RingPart {
+
+    private final LoadProperties properties;
+
+    LoadParts(LoadProperties properties) {
+        this.properties = properties;
+    }
+
+    @Override
+    public Object attach(ServedRing ring) {
+        return new LoadTracker(properties);
+    }
+}
