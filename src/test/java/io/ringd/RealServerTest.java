@@ -49,6 +49,7 @@ import tools.jackson.databind.node.ObjectNode;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "ringd.store=memory",
         "ringd.admin.token=" + RealServerTest.TOKEN,
+        "ringd.admin.ring-tokens.teams=" + RealServerTest.TEAMS_TOKEN,
         "ringd.data-dir=target/api-test-data",
         "ringd.history.versions=101",
         "ringd.watch.keep-alive=1s",
@@ -60,6 +61,8 @@ import tools.jackson.databind.node.ObjectNode;
 public abstract class RealServerTest {
 
     protected static final String TOKEN = "api-test-admin-token-0123456789";
+    /** The ring token of the ring {@code teams} (docs/ring.md section 22). */
+    protected static final String TEAMS_TOKEN = "api-test-teams-ring-token-0123456789";
     /** The most /ring/events streams the shared server keeps open. */
     protected static final int MAX_STREAMS = 20;
     protected static final long SPACE = 1L << 32;
