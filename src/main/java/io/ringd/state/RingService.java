@@ -14,9 +14,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
-import com.google.common.cache.Weigher;
 
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
@@ -35,17 +32,9 @@ import io.ringd.ring.RingConfig;
 public final class RingService {
 
     private static final Logger log = LoggerFactory.getLogger(RingService.class);
-    /** Old snapshots cached at most: a few, and no more points in all than two of the largest rings. */
-    static final int CACHED_SNAPSHOTS = 4;
-    static final long CACHED_POINTS = 2 * HashRing.MAX_POINTS;
-    /**
-     * The weight of a cached snapshot: its points, but at least a
-     * {@code CACHED_SNAPSHOTS}th of {@code CACHED_POINTS}, so a cache of
-     * {@code CACHED_POINTS} holds at most {@code CACHED_SNAPSHOTS} of them
-     * and at most {@code CACHED_POINTS} points (and always the largest ring).
-     */
-    private static final Weigher<Kept, HashRing> WEIGHT = (version, ring) ->
-            (int) Math.max(ring.vnodeCount(), CACHED_POINTS / CACHED_SNAPSHOTS);
+    /** Old snapshots cached at most (shared by every ring: {@link Snapshots}). */
+    static final int CACHED_SNAPSHOTS = Snapshots.CACHED_SNAPSHOTS;
+    static final long CACHED_POINTS = Snapshots.CACHED_POINTS;
 
     /** Attempts of one write against concurrent writers through other instances. */
     static final int WRITE_ATTEMPTS = 32;
@@ -62,22 +51,11 @@ public final class RingService {
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicReference<RingState> current = new AtomicReference<>();
     private volatile RingHistory history;
-    /**
-     * Rebuilt old snapshots, the least recently used evicted first (one segment: exactly LRU), by
-     * generation and version (a rebuild that ends after a reload is never taken for the reloaded
-     * history's). A version is rebuilt once however many ask for it at once, through {@link #reads}
-     * ({@link SingleFlight}), so rebuilt rings take at most the cache's points plus a ring per permit.
-     */
-    private final Cache<Kept, HashRing> snapshots = CacheBuilder.newBuilder().concurrencyLevel(1)
-            .maximumWeight(CACHED_POINTS).weigher(WEIGHT).build();
-    private final SingleFlight<Kept, HashRing> rebuilds;
+    /** Rebuilt old snapshots, by ring, generation and version: shared by the rings of one ringd. */
+    private final Snapshots snapshots;
     private final ExpensiveReads reads;
     /** Counts the whole states installed: while it stays the same, a kept version stays the same ring. */
     private volatile long generation;
-
-    /** A kept version of one generation. */
-    private record Kept(long generation, long version) {
-    }
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -109,9 +87,15 @@ public final class RingService {
      */
     public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
             List<RingListener> listeners, Clock clock, ExpensiveReads reads, boolean start) {
+        this(store, initialSettings, historyCapacity, listeners, clock, reads, new Snapshots(reads), start);
+    }
+
+    /** As above, old versions rebuilt into {@code snapshots} (shared with other rings). */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners, Clock clock, ExpensiveReads reads, Snapshots snapshots, boolean start) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.reads = Objects.requireNonNull(reads, "reads");
-        this.rebuilds = new SingleFlight<>(snapshots, reads);
+        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         if (historyCapacity < 2) {
             throw new IllegalArgumentException("history must keep at least 2 versions: " + historyCapacity);
         }
@@ -234,7 +218,7 @@ public final class RingService {
         }
         RingState previous = loaded ? current.get() : null;
         history = ps.history();
-        snapshots.invalidateAll();
+        snapshots.forget(this);
         current.set(state);
         generation++; // after the state it counts: whoever reads the new count reads the new state
         loaded = true;
@@ -420,13 +404,13 @@ public final class RingService {
         if (version == now.version()) {
             return now.ring();
         }
-        Kept key = new Kept(generation, version);
-        HashRing cached = snapshots.getIfPresent(key);
+        Snapshots.Key key = new Snapshots.Key(this, generation, version);
+        HashRing cached = snapshots.cached(key);
         if (cached != null) {
             return cached;
         }
         RingHistory kept = history;
-        return rebuilds.get(key, "rebuild version " + version, () -> {
+        return snapshots.rebuilds().get(key, "rebuild version " + version, () -> {
             RingHistory.Version v = kept.at(version); // Gone, if the history moved past it meanwhile
             return HashRing.of(v.settings().toConfig(), version, v.nodes());
         });
@@ -457,7 +441,7 @@ public final class RingService {
 
     /** The number of old snapshots cached now. */
     int cachedSnapshots() {
-        return (int) snapshots.size();
+        return snapshots.count(this);
     }
 
     /** The result of a put: the state after it and whether the node was new. */
@@ -614,6 +598,7 @@ public final class RingService {
         writes.lock();
         try {
             deleted = Objects.requireNonNull(name, "name");
+            snapshots.forget(this);
         } finally {
             writes.unlock();
         }

@@ -36,6 +36,7 @@ public final class Rings implements AutoCloseable {
     private final ExpensiveReads reads;
     private final HandoffProperties handoff;
     private final int max;
+    private final Snapshots snapshots;
     private final ConcurrentHashMap<String, ServedRing> served = new ConcurrentHashMap<>();
     private final ServedRing defaultRing;
     private final Object lifecycle = new Object();
@@ -61,6 +62,7 @@ public final class Rings implements AutoCloseable {
             throw new IllegalArgumentException("ringd.rings.max must be at least 1: " + max);
         }
         this.max = max;
+        this.snapshots = new Snapshots(reads);
         synchronized (lifecycle) {
             defaultRing = serve(RingNames.DEFAULT, defaults);
             Set<String> stored;
@@ -174,7 +176,7 @@ public final class Rings implements AutoCloseable {
     /** Serves the ring {@code name}: its parts attached, then its stored state loaded (or a new one made). */
     private ServedRing serve(String name, RingSettings initial) {
         RingService service = new RingService(stores.store(name), initial, historyCapacity, listeners, clock,
-                reads, false);
+                reads, snapshots, false);
         ServedRing ring = new ServedRing(name, service, new Handoffs(service, handoff, clock));
         for (RingPart p : parts) {
             ring.add(p.attach(ring));

@@ -1,6 +1,7 @@
 package io.ringd.web;
 
 import java.math.BigDecimal;
+import java.util.List;
 
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
@@ -20,9 +21,13 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.servers.ServerVariable;
+import io.swagger.v3.oas.models.servers.ServerVariables;
 
 /**
  * The API description's header and what every operation shares, derived
@@ -34,7 +39,10 @@ import io.swagger.v3.oas.models.security.SecurityRequirement;
  */
 @Configuration(proxyBeanMethods = false)
 @OpenAPIDefinition(info = @Info(title = "ringd", version = "1",
-        description = "A consistent-hash ring served over HTTP. Every ring answer carries X-Ring-Version; "
+        description = "A consistent-hash ring served over HTTP. One ringd serves many rings: the paths as listed "
+                + "are the ring default, and every one of them (but /rings) is also served under /rings/{ring} for "
+                + "the ring of that name (pick the second server). Every ring answer carries X-Ring-Version and "
+                + "X-Ring-Name; "
                 + "errors are RFC 9457 problem details (application/problem+json). Input is read strictly: "
                 + "a query parameter a call does not take, an unknown or repeated JSON field, a number too large "
                 + "for its field, NaN, Infinity, or a body that is not strict UTF-8 is refused with 400 naming "
@@ -44,6 +52,20 @@ import io.swagger.v3.oas.models.security.SecurityRequirement;
 class OpenApiConfiguration {
 
     static final String ADMIN_SCHEME = "admin";
+
+    /**
+     * Two servers: the ring {@code default} at the paths as listed, and any named ring under
+     * {@code /rings/{ring}} (docs/ring.md section 22), so Swagger UI can call a ring's paths by picking the second
+     * server and naming the ring. The calls of the {@code rings} tag are the instance's own: first server only.
+     */
+    @Bean
+    OpenApiCustomizer ringServers() {
+        return openApi -> openApi.servers(List.of(
+                new Server().url("/").description("The ring default (and the instance's own calls: /rings)"),
+                new Server().url("/rings/{ring}").description("A named ring: every call but those of /rings")
+                        .variables(new ServerVariables().addServerVariable("ring", new ServerVariable()
+                                ._default("sessions").description("The ring's name")))));
+    }
 
     @Bean
     OpenApiCustomizer problemSchema() {
@@ -72,6 +94,10 @@ class OpenApiConfiguration {
             if (handler.hasMethodAnnotation(AdminOnly.class)) {
                 operation.addSecurityItem(new SecurityRequirement().addList(ADMIN_SCHEME));
                 addIfAbsent(operation, "401", "Missing or wrong admin token");
+                addIfAbsent(operation, "403", "A ring token used for another ring (ringd.admin.ring-tokens)");
+            }
+            if (ring) {
+                addIfAbsent(operation, "404", "Under /rings/{ring}: no ring of that name (field ring)");
             }
             if (operation.getResponses() != null) {
                 operation.getResponses().forEach((code, response) -> shape(code, response, ring));
@@ -97,6 +123,9 @@ class OpenApiConfiguration {
             response.addHeaderObject(RingHeaders.VERSION, new Header()
                     .description("The server's current ring version").schema(new IntegerSchema().format("int64"))
                     .example(8));
+            response.addHeaderObject(RingHeaders.NAME, new Header()
+                    .description("The ring the answer is about: default, or the name under /rings/{ring}")
+                    .schema(new StringSchema()).example("default"));
             if (code.startsWith("2") || code.equals("304")) {
                 response.addHeaderObject(RingHeaders.STALE, new Header()
                         .description("true when the X-Ring-Version sent is older than the server's")
