@@ -1,6 +1,10 @@
 package io.ringd.membership;
 
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+
 import io.ringd.state.RingState;
+import io.ringd.wire.RingJson;
 
 /**
  * The entity tag of {@code GET /ring} (docs/ring.md section 17):
@@ -18,6 +22,15 @@ final class EntityTags {
     /** The quoted entity tag of {@code state}. */
     static String of(RingState state) {
         return "\"" + state.version() + "-" + state.fingerprint().substring(0, 16) + "\"";
+    }
+
+    /** The answer of {@code GET /ring} for {@code state}: 304 when {@code ifNoneMatch} names its tag, else 200. */
+    static ResponseEntity<RingJson> document(RingState state, String ifNoneMatch) {
+        String etag = of(state);
+        if (noneMatch(ifNoneMatch, etag)) {
+            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
+        }
+        return ResponseEntity.ok().eTag(etag).body(state.document());
     }
 
     /**

@@ -85,12 +85,7 @@ class MembershipController {
             example = "\"7-0a1b2c3d4e5f6789\"")
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             @Parameter(hidden = true) RingState s) {
-        String etag = EntityTags.of(s);
-        if (EntityTags.noneMatch(ifNoneMatch, etag)) {
-            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
-        }
-        return ResponseEntity.ok().eTag(etag)
-                .body(s.document());
+        return EntityTags.document(s, ifNoneMatch);
     }
 
     @GetMapping("/nodes")

@@ -5,7 +5,6 @@ import java.net.URI;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -103,11 +102,7 @@ class RingsController {
         ServedRing ring = named(name);
         RingState s = ring.service().current();
         RingHeaders.set(response, ring, s.version());
-        String etag = EntityTags.of(s);
-        if (EntityTags.noneMatch(ifNoneMatch, etag)) {
-            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
-        }
-        return ResponseEntity.ok().eTag(etag).body(s.document());
+        return EntityTags.document(s, ifNoneMatch);
     }
 
     @DeleteMapping("/rings/{name}")
