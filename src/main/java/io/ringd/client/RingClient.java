@@ -438,7 +438,8 @@ public final class RingClient implements AutoCloseable {
     @Override
     public String toString() {
         Held h = held.get();
-        return "RingClient[" + baseUrl + ", ring " + ringName + ", "
+        return "RingClient[" + baseUrl + (RingClientBuilder.DEFAULT_RING.equals(ringName) ? "" : ", ring " + ringName)
+                + ", "
                 + (h == null ? gone != null ? "gone" : "no ring yet" : "v" + h.ring().version())
                 + ", heard " + sinceLastHeard().toMillis() + " ms ago]";
     }
