@@ -29,6 +29,13 @@ import io.ringd.ring.RingException;
  * resumed with {@code Last-Event-ID}, after a capped, jittered exponential
  * backoff.
  *
+ * <p>One ringd serves many rings by name (docs/ring.md section 22); a client
+ * follows one: {@code default} unless {@link RingClientBuilder#ring(String)}
+ * names another, whose paths are under {@code /rings/<name>}. A ring the
+ * server does not have (deleted, or never made) makes the client stop
+ * answering: lookups throw {@link RingGoneException} until a ring of that
+ * name is made (again) and loaded.
+ *
  * <pre>{@code
  * try (RingClient ring = RingClient.builder("http://ringd:8080").build()) {
  *     ring.awaitReady(Duration.ofSeconds(10));
@@ -64,6 +71,17 @@ public final class RingClient implements AutoCloseable {
      * line of the stream, keep-alive comments included; lookups do not
      * check it, callers do (sinceLastHeard) and decide when a ring is too
      * old to trust.
+     *
+     * Named rings (docs/ring.md section 22). Every request goes under
+     * /rings/<name>/ for a ring other than default. An answer whose
+     * X-Ring-Name names another ring is never used (RingFollower). A 404
+     * naming the field ring (the ring was deleted, or never made) clears
+     * `held` and sets `gone`, in that order, on the follower thread: lookups
+     * check `gone` when no ring is held, so they throw RingGoneException and
+     * never answer from the deleted ring. The follower then asks again every
+     * goneRecheck; a ring made again with that name is a new ring (version 0,
+     * another incarnation), loaded whole as a first ring: publish clears
+     * `gone`.
      */
 
     private static final System.Logger LOG = System.getLogger(RingClient.class.getName());
@@ -80,6 +98,19 @@ public final class RingClient implements AutoCloseable {
          * @param current  the new ring
          */
         void ringChanged(HashRing previous, HashRing current);
+
+        /**
+         * Called on the client's thread, once, when the server turns out not
+         * to have the client's ring (docs/ring.md section 22): deleted, or never
+         * made. From then on lookups throw {@link RingGoneException}; if a ring
+         * of that name is made (again), {@link #ringChanged} is told of it as of
+         * a first ring ({@code previous} null). Does nothing unless overridden.
+         *
+         * @param ringName the name of the ring
+         * @param last     the ring answered from until then, or {@code null} if none was held
+         */
+        default void ringGone(String ringName, HashRing last) {
+        }
     }
 
     /**
@@ -94,6 +125,9 @@ public final class RingClient implements AutoCloseable {
     }
 
     private final URI baseUrl;
+    private final String ringName;
+    /** Set (by the follower thread) while the server has no ring of that name; null otherwise. */
+    private volatile RingGoneException gone;
     private final AtomicReference<Held> held = new AtomicReference<>();
     private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<Consumer<Duration>> lagObservers = new CopyOnWriteArrayList<>();
@@ -112,15 +146,18 @@ public final class RingClient implements AutoCloseable {
 
     RingClient(RingClientBuilder b) {
         this.baseUrl = b.baseUrl;
+        this.ringName = b.ring;
         this.handoff = new HandoffVersions(b.handoffWindow, b.handoffVersions);
         this.listeners.addAll(b.listeners);
         HttpClient http = b.httpClient != null ? b.httpClient
                 : HttpClient.newBuilder().connectTimeout(b.connectTimeout).version(HttpClient.Version.HTTP_1_1)
                         .followRedirects(HttpClient.Redirect.NORMAL).build();
-        this.follower = new RingFollower(this, http, resolve(baseUrl, "ring"), resolve(baseUrl, "ring/events"),
-                b.requestTimeout, b.idleTimeout, new Backoff(b.initialBackoff, b.maxBackoff));
+        String prefix = RingClientBuilder.DEFAULT_RING.equals(ringName) ? "" : "rings/" + ringName + "/";
+        this.follower = new RingFollower(this, http, resolve(baseUrl, prefix + "ring"),
+                resolve(baseUrl, prefix + "ring/events"), b.requestTimeout, b.idleTimeout,
+                new Backoff(b.initialBackoff, b.maxBackoff), b.goneRecheck);
         this.metrics = b.metrics && micrometerPresent() ? RingClientMetrics.bindGlobal(this) : null;
-        this.thread = new Thread(follower, "ringd-client " + baseUrl);
+        this.thread = new Thread(follower, "ringd-client " + baseUrl + " ring " + ringName);
         this.thread.setDaemon(true);
         this.thread.start();
     }
@@ -151,6 +188,7 @@ public final class RingClient implements AutoCloseable {
      * The node that owns {@code key}, in the verified ring held.
      *
      * @throws RingNotReadyException before the first ring is verified
+     * @throws RingGoneException while the server has no ring of the client's name (a kind of not ready)
      * @throws RingException.NoNodes when the ring has no nodes
      */
     public String route(String key) {
@@ -161,6 +199,7 @@ public final class RingClient implements AutoCloseable {
      * Up to {@code n} distinct nodes for {@code key}, element 0 its {@link #route}.
      *
      * @throws RingNotReadyException before the first ring is verified
+     * @throws RingGoneException while the server has no ring of the client's name (a kind of not ready)
      * @throws RingException.NoNodes when the ring has no nodes
      */
     public List<String> preference(String key, int n) {
@@ -172,6 +211,7 @@ public final class RingClient implements AutoCloseable {
      * nodes of zones not yet taken first (docs/ring.md section 6).
      *
      * @throws RingNotReadyException before the first ring is verified
+     * @throws RingGoneException while the server has no ring of the client's name (a kind of not ready)
      * @throws RingException.NoNodes when the ring has no nodes
      */
     public List<String> preference(String key, int n, boolean distinctZones) {
@@ -187,12 +227,10 @@ public final class RingClient implements AutoCloseable {
      * {@code ?handoff=true} does).
      *
      * @throws RingNotReadyException before the first ring is verified
+     * @throws RingGoneException while the server has no ring of the client's name (a kind of not ready)
      */
     public Handoff handoff(String key) {
-        Held h = held.get();
-        if (h == null) {
-            throw new RingNotReadyException(baseUrl);
-        }
+        Held h = current();
         return handoff.handoff(h.handoff(), key);
     }
 
@@ -204,14 +242,12 @@ public final class RingClient implements AutoCloseable {
      * still where it was before a change: copy it to the owner.
      *
      * @throws RingNotReadyException before the first ring is verified
+     * @throws RingGoneException while the server has no ring of the client's name (a kind of not ready)
      * @throws RingException.NoNodes when the ring has no nodes
      */
     public <V> ReadThrough<V> readThrough(String key, ReadThrough.Loader<V> loader) {
         Objects.requireNonNull(loader, "loader");
-        Held h = held.get();
-        if (h == null) {
-            throw new RingNotReadyException(baseUrl);
-        }
+        Held h = current();
         return handoff.readThrough(h.ring(), h.handoff(), key, loader);
     }
 
@@ -229,16 +265,29 @@ public final class RingClient implements AutoCloseable {
      * at one version or for {@code HashRing.diff}.
      *
      * @throws RingNotReadyException before the first ring is verified
+     * @throws RingGoneException while the server has no ring of the client's name (a kind of not ready)
      */
     public HashRing ring() {
-        Held h = held.get();
-        if (h == null) {
-            throw new RingNotReadyException(baseUrl);
-        }
-        return h.ring();
+        return current().ring();
     }
 
-    /** The version of the ring held, or {@code -1} before the first ring is verified. */
+    /** The ring held, or why there is none. */
+    private Held current() {
+        Held h = held.get();
+        if (h == null) {
+            RingGoneException g = gone;
+            if (g != null) {
+                throw new RingGoneException(baseUrl, ringName, g.detail);
+            }
+            throw new RingNotReadyException(baseUrl);
+        }
+        return h;
+    }
+
+    /**
+     * The version of the ring held, or {@code -1} before the first ring is
+     * verified and while the ring is {@linkplain #isGone() gone}.
+     */
     public long version() {
         Held h = held.get();
         return h == null ? -1 : h.ring().version();
@@ -250,9 +299,28 @@ public final class RingClient implements AutoCloseable {
         return h == null ? Optional.empty() : Optional.ofNullable(h.committedAt());
     }
 
-    /** Whether a verified ring is held (once true, it stays true). */
+    /**
+     * Whether a verified ring is held. Once true, it stays true, unless the
+     * ring is {@linkplain #isGone() gone}.
+     */
     public boolean isReady() {
         return held.get() != null;
+    }
+
+    /**
+     * Whether the server said it has no ring of this client's name
+     * (docs/ring.md section 22): it was deleted, or never made. Lookups then
+     * throw {@link RingGoneException}; the client asks again every
+     * {@link RingClientBuilder#goneRecheck} and, once the ring exists
+     * (again), loads it and is ready again.
+     */
+    public boolean isGone() {
+        return gone != null;
+    }
+
+    /** The name of the ring this client follows ({@code default} unless {@link RingClientBuilder#ring} named one). */
+    public String ringName() {
+        return ringName;
     }
 
     /** Waits up to {@code timeout} for the first verified ring; whether there is one. */
@@ -262,14 +330,15 @@ public final class RingClient implements AutoCloseable {
 
     /**
      * Waits up to {@code timeout} until the ring held is at {@code version}
-     * or later; whether it is.
+     * or later; whether it is. Answers false at once when the ring is
+     * {@linkplain #isGone() gone}: the server does not have it.
      */
     public boolean awaitVersion(long version, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (monitor) {
             while (version() < version) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || closed) {
+                if (left <= 0 || closed || gone != null) {
                     return version() >= version;
                 }
                 monitor.wait(Math.max(1, left / 1_000_000), 0);
@@ -369,7 +438,9 @@ public final class RingClient implements AutoCloseable {
     @Override
     public String toString() {
         Held h = held.get();
-        return "RingClient[" + baseUrl + ", " + (h == null ? "no ring yet" : "v" + h.ring().version())
+        return "RingClient[" + baseUrl + (RingClientBuilder.DEFAULT_RING.equals(ringName) ? "" : ", ring " + ringName)
+                + ", "
+                + (h == null ? gone != null ? "gone" : "no ring yet" : "v" + h.ring().version())
                 + ", heard " + sinceLastHeard().toMillis() + " ms ago]";
     }
 
@@ -384,6 +455,11 @@ public final class RingClient implements AutoCloseable {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
         Held previous = held.getAndSet(new Held(ring, committedAt, incarnation,
                 handoff.keep(held.get(), ring, committedAt, incarnation)));
+        if (gone != null) {
+            gone = null;
+            LOG.log(Level.INFO, "ringd client {0}: the ring {1} exists again: version {2}{3}", baseUrl, ringName,
+                    ring.version(), incarnation == null ? "" : ", incarnation " + incarnation);
+        }
         synchronized (monitor) {
             monitor.notifyAll();
         }
@@ -393,6 +469,33 @@ public final class RingClient implements AutoCloseable {
                 l.ringChanged(before, ring);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "ringd client " + baseUrl + ": a listener failed at version " + ring.version(), e);
+            }
+        }
+    }
+
+    /**
+     * The server has no ring of this name ({@code detail}: what it said):
+     * stops answering from the ring held, logs and tells the listeners once.
+     * Follower thread only.
+     */
+    void gone(String detail) {
+        if (gone != null) {
+            return;
+        }
+        Held last = held.getAndSet(null); // first: a lookup that sees gone set finds no ring
+        gone = new RingGoneException(baseUrl, ringName, detail);
+        LOG.log(Level.WARNING, "ringd client {0}: {1}; lookups throw RingGoneException until it is made again",
+                baseUrl, gone.getMessage());
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+        HashRing before = last == null ? null : last.ring();
+        for (Listener l : listeners.toArray(new Listener[0])) {
+            try {
+                l.ringGone(ringName, before);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "ringd client " + baseUrl + ": a listener failed on the ring " + ringName
+                        + " gone", e);
             }
         }
     }

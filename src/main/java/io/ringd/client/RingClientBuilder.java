@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Settings of a {@link RingClient}, from {@link RingClient#builder(String)};
@@ -13,7 +14,14 @@ import java.util.Objects;
  */
 public final class RingClientBuilder {
 
+    /** The ring the paths without {@code /rings/{name}} serve (docs/ring.md section 22). */
+    static final String DEFAULT_RING = "default";
+    /** A ring name, as the server takes it (docs/ring.md section 22): 1 to 63 of a-z 0-9 '-', alnum at the ends. */
+    private static final Pattern RING_NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
+
     final URI baseUrl;
+    String ring = DEFAULT_RING;
+    Duration goneRecheck = Duration.ofSeconds(30);
     Duration connectTimeout = Duration.ofSeconds(5);
     Duration requestTimeout = Duration.ofSeconds(30);
     Duration idleTimeout = Duration.ofSeconds(45);
@@ -33,6 +41,37 @@ public final class RingClientBuilder {
             throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
         }
         this.baseUrl = baseUrl;
+    }
+
+    /**
+     * The ring to follow and route by (docs/ring.md section 22): the client
+     * asks for {@code /rings/<name>/ring} and {@code /rings/<name>/ring/events}
+     * instead of {@code /ring} and {@code /ring/events}. The default, the ring
+     * {@code default}, uses the paths without the prefix.
+     *
+     * @throws IllegalArgumentException unless {@code name} is 1 to 63 characters of {@code a-z}, {@code 0-9}
+     *                                  and {@code -}, starting and ending with a letter or digit
+     */
+    public RingClientBuilder ring(String name) {
+        Objects.requireNonNull(name, "ring name");
+        if (name.length() > 63 || !RING_NAME.matcher(name).matches()) {
+            String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
+            throw new IllegalArgumentException("a ring name is 1 to 63 characters of a-z, 0-9 and '-', starting "
+                    + "and ending with a letter or digit: \"" + shown + "\"");
+        }
+        this.ring = name;
+        return this;
+    }
+
+    /**
+     * How often to ask again for a ring the server does not have (default
+     * 30 s, jittered down to half): deleted, or not made yet. While it is
+     * gone, lookups throw {@link RingGoneException}; once it is made (again),
+     * the client loads it.
+     */
+    public RingClientBuilder goneRecheck(Duration interval) {
+        this.goneRecheck = positive(interval, "goneRecheck");
+        return this;
     }
 
     /** How long to wait for a TCP connection (default 5 s); unused with {@link #httpClient}. */

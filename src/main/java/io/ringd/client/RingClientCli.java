@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,15 +20,17 @@ import io.ringd.ring.RingException;
  * java -cp ringd-client.jar:&lt;its dependencies&gt; io.ringd.client.RingClientCli http://localhost:8080 [options] &lt; keys
  * </pre>
  *
- * It waits for a verified ring, prints {@code version <v> <fingerprint>},
+ * It waits for a verified ring, prints {@code version <v> <fingerprint> ring <name>},
  * then reads keys from standard input, one a line (UTF-8), and prints for
  * each the node it routes to ({@code -} on a ring without nodes), or with
  * {@code --preference n} its first n nodes, separated by spaces. Options:
- * {@code --await-version V} waits for version V or later first;
+ * {@code --ring NAME} follows the ring NAME (docs/ring.md section 22; default
+ * {@code default}); {@code --await-version V} waits for version V or later first;
  * {@code --distinct-zones} makes the preference lists zone-aware;
  * {@code --timeout S} bounds each wait (default 30 s; exit status 1 when it
- * runs out); {@code --watch} prints one {@code version} line per verified
- * ring instead, until the input ends.
+ * runs out, or at once when the server has no ring of that name); {@code --watch} prints one
+ * {@code version} line per verified ring instead, and {@code gone ring <name>} when the ring is
+ * deleted, until the input ends.
  */
 public final class RingClientCli {
 
@@ -40,13 +43,20 @@ public final class RingClientCli {
 
     static int run(String[] args) throws IOException, InterruptedException {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        return run(args, System.in, out, System.err);
+    }
+
+    /** {@link #main} with its streams given: what it exits with. */
+    static int run(String[] args, InputStream input, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
         if (args.length < 1 || args[0].startsWith("-")) {
-            return usage("a base URL is needed");
+            return usage(err, "a base URL is needed");
         }
         long awaitVersion = 0;
         int preference = 0;
         boolean zones = false;
         boolean watch = false;
+        String ring = null;
         Duration timeout = Duration.ofSeconds(30);
         try {
             for (int i = 1; i < args.length; i++) {
@@ -56,22 +66,48 @@ public final class RingClientCli {
                     case "--distinct-zones" -> zones = true;
                     case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(args[++i]));
                     case "--watch" -> watch = true;
+                    case "--ring" -> ring = args[++i];
                     default -> {
-                        return usage("unknown option " + args[i]);
+                        return usage(err, "unknown option " + args[i]);
                     }
                 }
             }
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            return usage("an option lacks its number");
+            return usage(err, "an option lacks its value");
         }
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        RingClientBuilder builder = RingClient.builder(args[0]);
+        BufferedReader in = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
+        RingClientBuilder builder;
+        try {
+            builder = RingClient.builder(args[0]);
+            if (ring != null) {
+                builder.ring(ring);
+            }
+        } catch (IllegalArgumentException e) {
+            return usage(err, e.getMessage());
+        }
+        String name = ring == null ? RingClientBuilder.DEFAULT_RING : ring;
         if (watch) {
-            builder.listener((previous, current) -> printVersion(out, current));
+            builder.listener(new RingClient.Listener() {
+                @Override
+                public void ringChanged(HashRing previous, HashRing current) {
+                    printVersion(out, current, name);
+                }
+
+                @Override
+                public void ringGone(String ringName, HashRing last) {
+                    out.println("gone ring " + ringName);
+                }
+            });
         }
         try (RingClient client = builder.build()) {
-            if (!client.awaitVersion(awaitVersion, timeout)) {
-                System.err.println("no verified ring at version " + awaitVersion + " or later from " + args[0]
+            boolean reached = client.awaitVersion(awaitVersion, timeout); // false at once if the ring is gone
+            if (!reached && client.isGone() && !watch) {
+                err.println("the ring " + name + " does not exist on " + args[0]
+                        + ": it was deleted, or never made (GET /rings lists them)");
+                return 1;
+            }
+            if (!reached && !client.isGone()) { // --watch goes on following a ring that is gone: it may be made
+                err.println("no verified ring at version " + awaitVersion + " or later from " + args[0]
                         + " within " + timeout.toSeconds() + " s (" + client + ")");
                 return 1;
             }
@@ -81,12 +117,18 @@ public final class RingClientCli {
                 }
                 return 0;
             }
-            HashRing ring = client.ring(); // one version for every key
-            printVersion(out, ring);
+            HashRing held;
+            try {
+                held = client.ring(); // one version for every key
+            } catch (RingGoneException e) { // deleted just now
+                err.println(e.getMessage());
+                return 1;
+            }
+            printVersion(out, held, name);
             for (String key; (key = in.readLine()) != null;) {
                 try {
-                    out.println(preference > 0 ? String.join(" ", ring.preference(key, preference, zones))
-                            : ring.route(key));
+                    out.println(preference > 0 ? String.join(" ", held.preference(key, preference, zones))
+                            : held.route(key));
                 } catch (RingException.NoNodes e) {
                     out.println("-");
                 }
@@ -95,14 +137,14 @@ public final class RingClientCli {
         return 0;
     }
 
-    private static void printVersion(PrintStream out, HashRing ring) {
-        out.println("version " + ring.version() + " " + ring.fingerprint());
+    private static void printVersion(PrintStream out, HashRing ring, String name) {
+        out.println("version " + ring.version() + " " + ring.fingerprint() + " ring " + name);
     }
 
-    private static int usage(String problem) {
-        System.err.println(problem);
-        System.err.println("usage: java -cp ringd-client.jar:<dependencies> io.ringd.client.RingClientCli <base-url>"
-                + " [--await-version V] [--preference N] [--distinct-zones] [--timeout S] [--watch] < keys");
+    private static int usage(PrintStream err, String problem) {
+        err.println(problem);
+        err.println("usage: java -cp ringd-client.jar:<dependencies> io.ringd.client.RingClientCli <base-url>"
+                + " [--ring NAME] [--await-version V] [--preference N] [--distinct-zones] [--timeout S] [--watch] < keys");
         return 2;
     }
 }

@@ -16,9 +16,12 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * The meters of a {@link RingClient}, tagged {@code server=<base URL>}:
+ * The meters of a {@link RingClient}, tagged {@code server=<base URL>} and
+ * {@code ring=<the ring's name>} (docs/ring.md section 22):
  * <ul>
- * <li>{@code ringd.client.ring.version} (gauge): the version of the verified ring held, NaN before the first;
+ * <li>{@code ringd.client.ring.version} (gauge): the version of the verified ring held, NaN before the first
+ *     and while the ring is gone;
+ * <li>{@code ringd.client.ring.gone} (gauge): 1 while the server has no ring of the client's name, else 0;
  * <li>{@code ringd.client.last.heard.age} (gauge, seconds): how long since the server was last heard from;
  * <li>{@code ringd.client.lag} (timer): from a version's commit on the server to the client holding it
  *     (the two clocks' skew included);
@@ -42,7 +45,7 @@ public final class RingClientMetrics implements MeterBinder, AutoCloseable {
 
     public RingClientMetrics(RingClient client) {
         this.client = Objects.requireNonNull(client, "client");
-        this.tags = Tags.of("server", client.baseUrl().toString());
+        this.tags = Tags.of("server", client.baseUrl().toString(), "ring", client.ringName());
     }
 
     /** Registers the meters with {@code registry}; they stay until {@link #close()}. */
@@ -51,6 +54,9 @@ public final class RingClientMetrics implements MeterBinder, AutoCloseable {
         List<Meter> meters = new ArrayList<>();
         meters.add(Gauge.builder("ringd.client.ring.version", client, c -> c.isReady() ? c.version() : Double.NaN)
                 .tags(tags).description("The version of the verified ring the client holds").register(registry));
+        meters.add(Gauge.builder("ringd.client.ring.gone", client, c -> c.isGone() ? 1 : 0).tags(tags)
+                .description("1 while the server has no ring of the client's name (deleted, or never made)")
+                .register(registry));
         meters.add(Gauge.builder("ringd.client.last.heard.age", client, c -> c.sinceLastHeard().toNanos() / 1e9)
                 .tags(tags).baseUnit("seconds").description("Time since the server was last heard from")
                 .register(registry));

@@ -64,9 +64,24 @@ final class RingFollower implements Runnable {
      * the stream, requestTimeout on GET /ring), which ends the blocked read
      * with an IOException. close() closes the current body and interrupts
      * the thread out of a send or a backoff wait.
+     *
+     * Named rings (docs/ring.md section 22). The URIs are the ring's
+     * (/rings/<name>/ring... for a ring other than default). Every 200 and
+     * 304 answer read is checked for X-Ring-Name: one naming another ring
+     * is a BadMessage, never used (a server without named rings sends none,
+     * and is trusted as before). A 404 problem naming the field ring (or of
+     * type ring-not-found) on GET /ring or on the stream is RingMissing: the
+     * client is told the ring is gone (RingClient.gone clears the ring held,
+     * so the next cycle loads whole), and the thread waits goneRecheck,
+     * jittered down to half, before asking again, however long it stays
+     * gone: a deleted ring is not reconnected to fast, and a ring made again
+     * with the name is found within goneRecheck.
      */
 
     static final int MAX_EVENT_BYTES = 64 << 20;
+    /** The most of a 404 answer read, to see whether it names the ring. */
+    static final int MAX_PROBLEM_BYTES = 64 << 10;
+    static final String RING_NAME = "X-Ring-Name";
     static final long HEALTHY_AFTER_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private static final System.Logger LOG = System.getLogger(RingClient.class.getName());
@@ -78,6 +93,7 @@ final class RingFollower implements Runnable {
     private final Duration requestTimeout;
     private final long idleTimeoutNanos;
     private final Backoff backoff;
+    private final long goneRecheckNanos;
     private final ScheduledThreadPoolExecutor watchdog;
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile WatchedBody body;
@@ -86,7 +102,7 @@ final class RingFollower implements Runnable {
     private String reloadReason;
 
     RingFollower(RingClient client, HttpClient http, URI ringUri, URI eventsUri, Duration requestTimeout,
-            Duration idleTimeout, Backoff backoff) {
+            Duration idleTimeout, Backoff backoff, Duration goneRecheck) {
         this.client = client;
         this.http = http;
         this.ringUri = ringUri;
@@ -94,6 +110,7 @@ final class RingFollower implements Runnable {
         this.requestTimeout = requestTimeout;
         this.idleTimeoutNanos = idleTimeout.toNanos();
         this.backoff = backoff;
+        this.goneRecheckNanos = goneRecheck.toNanos();
         this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "ringd-client-watchdog " + client.baseUrl());
             t.setDaemon(true);
@@ -115,10 +132,15 @@ final class RingFollower implements Runnable {
                 }
                 first = false;
                 boolean healthy = false;
+                boolean missing = false;
                 try {
                     healthy = cycle();
+                } catch (RingMissing e) {
+                    missing = true;
+                    reloadReason = null; // nothing is held any more: the next cycle loads whole
+                    client.gone(e.getMessage());
                 } catch (BadMessage e) {
-                    LOG.log(Level.WARNING, "ringd client {0}: GET /ring: {1}", client.baseUrl(), e.getMessage());
+                    LOG.log(Level.WARNING, "ringd client {0}: {1}", client.baseUrl(), e.getMessage());
                 } catch (IOException e) {
                     if (!isClosed()) {
                         LOG.log(Level.INFO, "ringd client {0}: {1}", client.baseUrl(), describe(e));
@@ -128,6 +150,13 @@ final class RingFollower implements Runnable {
                 }
                 if (isClosed()) {
                     break;
+                }
+                if (missing) {
+                    failures = 0; // once it exists again, a failure backs off from the start
+                    long half = goneRecheckNanos / 2;
+                    closed.await(half + ThreadLocalRandom.current().nextLong(goneRecheckNanos - half + 1),
+                            TimeUnit.NANOSECONDS);
+                    continue;
                 }
                 failures = healthy ? 0 : Math.min(failures + 1, 62);
                 closed.await(backoff.delayNanos(failures, ThreadLocalRandom.current()), TimeUnit.NANOSECONDS);
@@ -154,8 +183,18 @@ final class RingFollower implements Runnable {
         return closed.getCount() == 0;
     }
 
+    /**
+     * The server has no ring of the client's name (a 404 naming {@code ring}, docs/ring.md section 22);
+     * the message is what it said.
+     */
+    static final class RingMissing extends Exception {
+        RingMissing(String detail) {
+            super(detail);
+        }
+    }
+
     /** A load if one is needed, then one stream; whether the stream was healthy. */
-    private boolean cycle() throws IOException, InterruptedException, BadMessage {
+    private boolean cycle() throws IOException, InterruptedException, BadMessage, RingMissing {
         RingClient.Held held = client.held();
         if (held == null || reloadReason != null) {
             Snapshot s = getRing(null);
@@ -178,7 +217,8 @@ final class RingFollower implements Runnable {
     }
 
     /** GET /ring: the snapshot, or null for 304 (the server has {@code ifNoneMatch}). */
-    private Snapshot getRing(HashRing ifNoneMatch) throws IOException, InterruptedException, BadMessage {
+    private Snapshot getRing(HashRing ifNoneMatch) throws IOException, InterruptedException, BadMessage,
+            RingMissing {
         HttpRequest.Builder request = HttpRequest.newBuilder(ringUri).version(HttpClient.Version.HTTP_1_1)
                 .timeout(requestTimeout).header("Accept", "application/json").GET();
         if (ifNoneMatch != null) {
@@ -187,6 +227,12 @@ final class RingFollower implements Runnable {
         }
         HttpResponse<InputStream> r = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         try (WatchedBody in = watch(r.body(), requestTimeout.toNanos())) {
+            if (r.statusCode() == 404) {
+                missing(ringUri, in);
+            }
+            if (r.statusCode() == 200 || r.statusCode() == 304) {
+                checkName(ringUri, r);
+            }
             if (r.statusCode() == 304 && ifNoneMatch != null) {
                 return null;
             }
@@ -208,7 +254,8 @@ final class RingFollower implements Runnable {
      * for a reload; whether it was healthy. Failures after the stream opened
      * are logged, not thrown.
      */
-    private boolean stream(RingClient.Held from) throws IOException, InterruptedException, BadMessage {
+    private boolean stream(RingClient.Held from) throws IOException, InterruptedException, BadMessage,
+            RingMissing {
         HashRing mine = from.ring();
         HttpRequest.Builder b = HttpRequest.newBuilder(eventsUri).version(HttpClient.Version.HTTP_1_1)
                 .timeout(requestTimeout).header("Accept", "text/event-stream").header("Cache-Control", "no-cache")
@@ -222,9 +269,15 @@ final class RingFollower implements Runnable {
         boolean applied = false;
         InputStream stream = r.body();
         try (stream) {
+            if (r.statusCode() == 404) {
+                try (WatchedBody in = watch(stream, requestTimeout.toNanos())) {
+                    missing(eventsUri, in);
+                }
+            }
             if (r.statusCode() != 200) {
                 throw new IOException("GET " + eventsUri + " answered " + r.statusCode());
             }
+            checkName(eventsUri, r);
             String type = r.headers().firstValue("Content-Type").orElse("");
             if (!type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
                 throw new IOException("GET " + eventsUri + " answered " + type + ", not text/event-stream");
@@ -261,7 +314,8 @@ final class RingFollower implements Runnable {
      * restart with a memory store), adopts the server's ring and answers
      * false. A newer version is fine: the stream's changes verify each step.
      */
-    private boolean stillTheServers(RingClient.Held from) throws IOException, InterruptedException, BadMessage {
+    private boolean stillTheServers(RingClient.Held from) throws IOException, InterruptedException, BadMessage,
+            RingMissing {
         HashRing mine = from.ring();
         Snapshot s = getRing(mine);
         client.heard();
@@ -277,6 +331,29 @@ final class RingFollower implements Runnable {
                 + (otherIncarnation ? " of incarnation " + from.incarnation() : ""));
         adopt(from, ring, s.committedAt(), s.incarnation());
         return false;
+    }
+
+    /**
+     * Checks a 404 answer's body: a problem naming the field {@code ring}, or of type ring-not-found
+     * (docs/ring.md section 22), is {@link RingMissing}; anything else returns (an ordinary failure).
+     */
+    private void missing(URI uri, InputStream in) throws IOException, RingMissing {
+        byte[] bytes = in.readNBytes(MAX_PROBLEM_BYTES);
+        String detail = RingMessages.ringNotFound(new String(bytes, StandardCharsets.UTF_8));
+        if (detail == null) {
+            throw new IOException("GET " + uri + " answered 404 without naming the ring: does the server serve "
+                    + "named rings (docs/ring.md section 22)?");
+        }
+        throw new RingMissing(detail);
+    }
+
+    /** An answer that names another ring than the client's is never used. */
+    private void checkName(URI uri, HttpResponse<?> r) throws BadMessage {
+        String named = r.headers().firstValue(RING_NAME).orElse(null);
+        if (named != null && !named.equals(client.ringName())) {
+            throw new BadMessage("GET " + uri + " answered for the ring " + abbreviate(named) + " (" + RING_NAME
+                    + "), not the ring " + client.ringName() + " this client follows: not used");
+        }
     }
 
     /** Applies one event; null when it was applied, else why the ring must be reloaded. */

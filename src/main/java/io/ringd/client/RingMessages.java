@@ -18,6 +18,7 @@ import io.ringd.wire.WireException;
 import io.ringd.wire.WireJson;
 import io.ringd.wire.WireTime;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidTypeIdException;
 
@@ -113,6 +114,34 @@ final class RingMessages {
         List<Change> changes = each(required(c.changes(), "changes"), "changes", ChangeJson::toChange);
         return new ChangeEvent(version(c.version()), WireTime.parseOrNull(c.committedAt()),
                 fingerprint(c.fingerprint()), List.copyOf(changes), c.settings(), incarnation(c.incarnation()));
+    }
+
+    /**
+     * Whether a 404 answer's body is the problem of a ring the server does
+     * not have (docs/ring.md section 22: {@code "field":"ring"}, type
+     * {@code urn:ringd:problem:ring-not-found}): its {@code detail} (empty if
+     * none) if so, else null.
+     */
+    static String ringNotFound(String body) {
+        if (!body.stripLeading().startsWith("{")) {
+            return null;
+        }
+        JsonNode p;
+        try {
+            p = WireJson.lenient().readTree(body);
+        } catch (JacksonException e) {
+            return null;
+        }
+        if (p == null || !p.isObject()) {
+            return null;
+        }
+        boolean ring = "ring".equals(p.path("field").asString(""))
+                || p.path("type").asString("").endsWith(":ring-not-found");
+        if (!ring) {
+            return null;
+        }
+        String detail = p.path("detail").asString("");
+        return detail.length() > 300 ? detail.substring(0, 300) + "..." : detail;
     }
 
     private static <T> T parse(String json, Class<T> form) throws BadMessage {

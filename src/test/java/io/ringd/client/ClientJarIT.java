@@ -85,7 +85,8 @@ class ClientJarIT extends RealServerTest {
         keys.addAll(List.of("ключ", "a b", "a/b;c%2F..", "😀 emoji", "."));
 
         List<String> routes = run(keys, "--await-version", Long.toString(version));
-        assertThat(routes.get(0)).isEqualTo("version " + version + " " + ring.get("fingerprint").asString());
+        assertThat(routes.get(0))
+                .isEqualTo("version " + version + " " + ring.get("fingerprint").asString() + " ring default");
         ObjectNode body = JSON.createObjectNode();
         ArrayNode array = body.putArray("keys");
         keys.forEach(array::add);
@@ -148,7 +149,7 @@ class ClientJarIT extends RealServerTest {
 
     private String versionLine() {
         JsonNode ring = getJson("/ring");
-        return "version " + ring.get("version").asLong() + " " + ring.get("fingerprint").asString();
+        return "version " + ring.get("version").asLong() + " " + ring.get("fingerprint").asString() + " ring default";
     }
 
     /** Runs the client's main class with {@code keys} on its input; its output lines. */

@@ -533,7 +533,9 @@ class RingClientTest {
         RingClientMetrics metrics = new RingClientMetrics(c);
         metrics.bindTo(registry);
         String server = stub.baseUrl();
-        assertThat(registry.get("ringd.client.ring.version").tag("server", server).gauge().value()).isEqualTo(1);
+        assertThat(registry.get("ringd.client.ring.version").tag("server", server).tag("ring", "default").gauge()
+                .value()).isEqualTo(1);
+        assertThat(registry.get("ringd.client.ring.gone").tag("ring", "default").gauge().value()).isZero();
         eventually("streaming", () -> stub.openStreams() == 1);
         stub.put("y", 1, null);
         assertThat(c.awaitVersion(2, WAIT)).isTrue();
@@ -587,5 +589,45 @@ class RingClientTest {
         RingClient c = closing(builder(stub.baseUrl() + "/").build());
         assertThat(c.awaitReady(WAIT)).isTrue();
         assertAnswersLike(c.ring(), stub.current());
+    }
+
+    // ------------------------------------------------------------ named rings (docs/ring.md section 22)
+
+    @Test
+    void anAnswerAboutAnotherRing_isNeverUsed() throws Exception {
+        StubRingServer stub = stub();
+        stub.putMany("n", 3);
+        stub.ringName("sessions");
+        RingClient c = closing(builder(stub.baseUrl()).build());
+        Thread.sleep(500);
+        assertThat(c.isReady()).as("GET /ring answered for the ring sessions: not used").isFalse();
+        assertThat(c.isGone()).isFalse();
+        assertThat(swaps).isEmpty();
+        stub.ringName("default");
+        assertThat(c.awaitReady(WAIT)).isTrue();
+        assertAnswersLike(c.ring(), stub.current());
+
+        long v = c.version();
+        stub.ringName("carts"); // the stream from now on answers for another ring
+        stub.dropStreams();
+        stub.putMany("m", 1);
+        Thread.sleep(500);
+        assertThat(c.version()).as("a stream answered for the ring carts: not followed").isEqualTo(v);
+        stub.ringName(null); // a server that names no ring is trusted as before
+        assertThat(c.awaitVersion(stub.current().version(), WAIT)).isTrue();
+        assertEverySwapMatches(stub);
+    }
+
+    @Test
+    void aNotFoundThatDoesNotNameTheRing_isAFailure_notAGoneRing() throws Exception {
+        StubRingServer stub = stub(); // serves /ring only: /rings/sessions/ring is a plain 404
+        stub.putMany("n", 2);
+        RingClient c = closing(builder(stub.baseUrl()).ring("sessions").build());
+        assertThat(c.ringName()).isEqualTo("sessions");
+        assertThat(c.awaitReady(Duration.ofMillis(600))).isFalse();
+        assertThat(c.isGone()).isFalse();
+        assertThatThrownBy(() -> c.route("k")).isInstanceOf(RingNotReadyException.class)
+                .isNotInstanceOf(RingGoneException.class);
+        assertThat(c.reconnects()).as("retried with the backoff").isGreaterThan(1);
     }
 }

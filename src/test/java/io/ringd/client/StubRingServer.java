@@ -80,6 +80,8 @@ final class StubRingServer implements AutoCloseable {
 
     private volatile Duration keepAlive = Duration.ofMillis(200);
     private volatile boolean refuseStreams;
+    /** X-Ring-Name sent on GET /ring and stream answers; null for none (a server without named rings). */
+    private volatile String ringName;
     /** The incarnation sent with every answer and event from now on (null: none, as an older server). */
     private volatile String incarnation;
     private volatile UnaryOperator<String> ringBody = UnaryOperator.identity();
@@ -213,6 +215,11 @@ final class StubRingServer implements AutoCloseable {
         broadcast(DROP);
     }
 
+    /** The X-Ring-Name of GET /ring and stream answers from now on; null for none. */
+    void ringName(String name) {
+        this.ringName = name;
+    }
+
     /** Answers GET /ring/events with 503 while set. */
     void refuseStreams(boolean refuse) {
         this.refuseStreams = refuse;
@@ -260,6 +267,7 @@ final class StubRingServer implements AutoCloseable {
         Version v = current();
         String etag = "\"" + v.version() + "-" + v.ring().fingerprint().substring(0, 16) + "\"";
         ex.getResponseHeaders().set("ETag", etag);
+        named(ex);
         if (inm != null && inm.equals(etag)) {
             ex.sendResponseHeaders(304, -1);
             return;
@@ -298,6 +306,7 @@ final class StubRingServer implements AutoCloseable {
         try {
             ex.getResponseHeaders().set("Content-Type", "text/event-stream");
             ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            named(ex);
             ex.sendResponseHeaders(200, 0);
             OutputStream out = ex.getResponseBody();
             out.flush();
@@ -320,6 +329,13 @@ final class StubRingServer implements AutoCloseable {
             // the client went away, or the stub is stopping
         } finally {
             streams.remove(queue);
+        }
+    }
+
+    private void named(HttpExchange ex) {
+        String name = ringName;
+        if (name != null) {
+            ex.getResponseHeaders().set("X-Ring-Name", name);
         }
     }
 
