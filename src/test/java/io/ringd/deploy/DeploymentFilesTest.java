@@ -195,41 +195,6 @@ class DeploymentFilesTest {
     }
 
     /**
-     * One ringd serves many rings and tags every ring metric with its ring (docs/ring.md section 22):
-     * the dashboard shows one ring at a time, the ring variable, and every read of a ring's metric,
-     * in panels and annotations, is filtered by it; the variable imports as it is (a value that always
-     * exists, default, selected).
-     */
-    @Test
-    void dashboardShowsTheRingOfItsRingVariable() {
-        JsonNode ring = null;
-        for (JsonNode variable : DeployAssets.dashboard().path("templating").path("list")) {
-            if (variable.path("name").stringValue("").equals("ring")) {
-                ring = variable;
-            }
-        }
-        assertThat(ring).as("a ring variable").isNotNull();
-        assertThat(ring.path("type").stringValue("")).isEqualTo("query");
-        assertThat(ring.path("definition").stringValue("")).isEqualTo("label_values(ringd_ring_version{job=\"ringd\"}, ring)");
-        assertThat(ring.path("query").path("query").stringValue("")).isEqualTo(ring.path("definition").stringValue(""));
-        assertThat(ring.path("datasource").path("uid").stringValue("")).isEqualTo(provisionedDatasourceUid());
-        assertThat(ring.path("multi").asBoolean()).as("one ring at a time: ring=\"$ring\"").isFalse();
-        assertThat(ring.path("includeAll").asBoolean()).isFalse();
-        assertThat(ring.path("current").path("value").stringValue("")).isEqualTo("default");
-        assertThat(ring.path("refresh").asInt()).as("the rings listed again on a time range change").isEqualTo(2);
-
-        List<String> queries = DeployAssets.dashboardQueries();
-        assertThat(queries).anySatisfy(q -> assertThat(q).contains("ring=\"$ring\""));
-        for (String query : queries) {
-            assertThat(DeployAssets.unfilteredRingReads(query, "ring=\"$ring\""))
-                    .as("reads of a ring's metric without ring=\"$ring\" in %s", query).isEmpty();
-        }
-        assertThat(DeployAssets.unfilteredRingReads("ringd_nodes{job=\"ringd\"} + ringd_points"
-                + " + ringd_watch_streams + ringd_points{ ring=\"$ring\" }", "ring=\"$ring\""))
-                .containsExactly("ringd_nodes{job=\"ringd\"}", "ringd_points");
-    }
-
-    /**
      * Every alert about a ring is per ring (docs/ring.md section 22): each grouping and matching of
      * its expression keeps the label ring (no scalar() or on () across rings), and its summary and
      * description name the ring. rules_test.yml shows each firing for one ring and not another.
@@ -364,12 +329,12 @@ class DeploymentFilesTest {
             assertThat(alert.getValue()).as("'for' of %s", alert.getKey()).containsKey("for");
         }
         Map<String, String> exprs = DeployAssets.ruleExpressions();
-        assertThat(exprs.get("RingdFingerprintMismatch")).contains("count by (fingerprint)").contains("ringd_ring_info");
+        assertThat(exprs.get("RingdFingerprintMismatch")).contains("count by (ring, fingerprint)").contains("ringd_ring_info");
         assertThat(exprs.get("RingdStaleClients")).contains("rate(ringd_stale_requests_total");
         assertThat(exprs.get("RingdRoutedShareSkew")).contains("ringd_routes_total").contains("ringd_ownership_share");
         assertThat(exprs.get("RingdStoreNotWritable")).contains("ringd_store_writable").contains("== 0");
         assertThat(alerts.get("RingdStoreNotWritable").get("for")).isEqualTo("2m");
-        assertThat(exprs.get("RingdInstanceLagging")).contains("max(ringd_ring_version").contains("ringd_ring_loaded");
+        assertThat(exprs.get("RingdInstanceLagging")).contains("max by (ring) (ringd_ring_version").contains("ringd_ring_loaded");
         assertThat(alerts.get("RingdInstanceLagging").get("for")).isEqualTo("2m");
     }
 
