@@ -1,6 +1,45 @@
 // The ringd API, as the page uses it: JSON in and out, problem details turned into errors.
+// The page is the page of one ring (docs/ring.md section 22): served at / it is the ring default's,
+// at /rings/{name}/ that ring's, and every call it makes goes under the folder it was served from.
+// That folder is read from where this module was loaded (index.html names app/ relatively).
 
 export const SPACE = 2 ** 32;
+
+const PAGE = new URL('..', import.meta.url);
+const NAMED = /\/rings\/([a-z0-9-]+)\/$/.exec(PAGE.pathname);
+
+/** The name of the ring this page is for. */
+export const RING = NAMED ? NAMED[1] : 'default';
+
+/** The instance's own root (where GET /rings is), whichever ring's page this is. */
+const ROOT = NAMED ? new URL('../../', PAGE) : PAGE;
+
+/** The path of one of this ring's calls ('/ownership', '/ring/events?after=3') under the page's ring. */
+export function ringPath(path) {
+  return PAGE.pathname + path.replace(/^\//, '');
+}
+
+/** The address of the page of ring `name`: / for default, /rings/{name}/ for another. */
+export function pageOf(name) {
+  return name === 'default' ? ROOT.pathname : ROOT.pathname + 'rings/' + name + '/';
+}
+
+/** GET /rings: every ring the instance serves ({name, version, nodes, ...}), by name. */
+export async function listRings() {
+  return (await call(ROOT.pathname + 'rings', { instance: true })).rings;
+}
+
+const goneListeners = [];
+
+/** Calls `listener(error)` once any call answers that this page's ring does not exist (404, field ring). */
+export function onRingGone(listener) {
+  goneListeners.push(listener);
+}
+
+/** Whether a refusal says that the ring itself does not exist (deleted, or never made). */
+export function isRingGone(e) {
+  return e instanceof ApiError && e.status === 404 && !!e.problem && e.problem.field === 'ring';
+}
 
 /** A refused request: its status and problem detail (RFC 9457), if any. */
 export class ApiError extends Error {
@@ -12,8 +51,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends a request and answers the JSON body; throws ApiError for any status but 2xx. */
-export async function call(path, { method = 'GET', body, headers = {} } = {}) {
+/**
+ * Sends a request and answers the JSON body; throws ApiError for any status but 2xx. `path` is one
+ * of the ring's paths ('/ownership'), sent under the page's ring; with `instance`, sent as it is.
+ */
+export async function call(path, { method = 'GET', body, headers = {}, instance = false } = {}) {
   const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store' };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -21,7 +63,7 @@ export async function call(path, { method = 'GET', body, headers = {} } = {}) {
   }
   let response;
   try {
-    response = await fetch(path, init);
+    response = await fetch(instance ? path : ringPath(path), init);
   } catch (e) {
     throw new ApiError(0, { detail: 'ringd did not answer (' + e.message + ')' }, null);
   }
@@ -33,7 +75,11 @@ export async function call(path, { method = 'GET', body, headers = {} } = {}) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, data, response.headers.get('X-Ring-Version'));
+    const error = new ApiError(response.status, data, response.headers.get('X-Ring-Version'));
+    if (!instance && isRingGone(error)) {
+      goneListeners.forEach((listener) => listener(error));
+    }
+    throw error;
   }
   return data;
 }

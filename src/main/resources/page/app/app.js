@@ -1,17 +1,20 @@
 // The ring's page: draws the ring and its ownership, routes keys, previews and applies membership
 // changes, compares versions, and follows /ring/events to redraw within a second of any change.
 // One module per panel; what they share is the LiveRing (the version drawn, the stream) and the
-// ring panel's marks. Plain ES modules, served as they are: no build step, nothing inline.
+// ring panel's marks. The page is one ring's: at / the ring default's, at /rings/{name}/ that
+// ring's (docs/ring.md section 22), which the picker switches between. Plain ES modules, served as they are: no build step, nothing inline.
 
 import { askPanel } from './ask-panel.js';
 import { changePanel } from './change-panel.js';
 import { historyPanel } from './history-panel.js';
 import { LiveRing } from './live-ring.js';
 import { RingPanel } from './ring-panel.js';
+import { ringPicker } from './ring-picker.js';
 
 const ringPanel = new RingPanel();
 const ring = new LiveRing((ownership, points, startedAt) => ringPanel.draw(ownership, points, startedAt));
 ringPanel.watch(ring);
+ringPicker(ring);
 askPanel(ring, ringPanel);
 changePanel(ring, ringPanel);
 historyPanel(ring, ringPanel);

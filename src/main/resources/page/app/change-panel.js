@@ -166,6 +166,9 @@ export function changePanel(ring, marks) {
       if (e.status === 401) {
         say(region, [para(strong('The admin token was refused (401): nothing was applied.')),
           'Check the Admin token field: it must be the token ringd was started with.'], 'error');
+      } else if (e.status === 403) {
+        say(region, [para(strong('The token may not change this ring (403): nothing was applied.')),
+          'A ring\'s own token changes that ring alone; the admin token changes every ring.'], 'error');
       } else if (e.status === 412) {
         say(region, [para(strong('The ring moved on (412): nothing was applied.')),
           `The preview described version ${p.diff.from}; the ring is now at version ${e.version ?? 'newer'}. `

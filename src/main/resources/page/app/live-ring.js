@@ -2,9 +2,10 @@
 // GET /points, has it drawn, and follows /ring/events so that any other version is loaded within a
 // second. The panels read `version` (the one drawn), ask for `refresh()` after a change of their
 // own, and listen for its events: "drawn" (a version drawn and painted), "stream" (the stream's
-// state changed: `stream` is connecting, live or lost) and "failed" (a load failed: `error`).
+// state changed: `stream` is connecting, live or lost), "failed" (a load failed: `error`) and
+// "gone" (the ring does not exist: deleted, or never made; nothing is loaded or followed after it).
 
-import { call, query } from './api.js';
+import { call, isRingGone, onRingGone, query, ringPath } from './api.js';
 
 /** Resolves once the browser has laid out and painted what was just changed. */
 function painted() {
@@ -23,6 +24,19 @@ export class LiveRing extends EventTarget {
     this.again = false;
     this.source = null;
     this.retry = 500;
+    this.gone = false;
+    onRingGone((e) => this.lost(e));
+  }
+
+  /** The ring does not exist (any call answered 404 naming ring): stops for good and says so once. */
+  lost(error) {
+    if (this.gone) {
+      return;
+    }
+    this.gone = true;
+    this.error = error;
+    this.stop();
+    this.dispatchEvent(new Event('gone'));
   }
 
   /** Loads and draws the current ring; calls made while one runs are folded into one more. */
@@ -47,7 +61,9 @@ export class LiveRing extends EventTarget {
       } while (this.again);
     })().catch((e) => {
       this.error = e;
-      this.dispatchEvent(new Event('failed'));
+      if (!isRingGone(e)) {
+        this.dispatchEvent(new Event('failed'));
+      }
     }).finally(() => {
       this.refreshing = null;
     });
@@ -59,7 +75,10 @@ export class LiveRing extends EventTarget {
     if (this.source) {
       this.source.close();
     }
-    const es = new EventSource('/ring/events' + (after !== undefined && after !== null ? query({ after }) : ''));
+    if (this.gone) {
+      return;
+    }
+    const es = new EventSource(ringPath('/ring/events') + (after !== undefined && after !== null ? query({ after }) : ''));
     this.source = es;
     const onVersion = (e) => {
       this.retry = 500;
@@ -73,15 +92,23 @@ export class LiveRing extends EventTarget {
     es.addEventListener('error', () => {
       this.setStream('lost');
       if (es.readyState === EventSource.CLOSED && this.source === es) {
-        // refused (a full server, say): the browser will not retry by itself
-        setTimeout(() => this.follow(this.version), this.retry);
-        this.retry = Math.min(this.retry * 2, 15000);
+        // refused (a full server, or a ring deleted: its stream ends, then 404): the browser will not
+        // retry by itself. A load first tells a deleted ring (gone) from a busy server.
+        this.refresh().then(() => {
+          if (!this.gone && this.source === es) {
+            setTimeout(() => this.follow(this.version), this.retry);
+            this.retry = Math.min(this.retry * 2, 15000);
+          }
+        });
       }
     });
   }
 
   /** Loads the ring, then follows it. */
   start() {
+    if (this.gone) {
+      return Promise.resolve();
+    }
     return this.refresh().then(() => this.follow(this.version));
   }
 
@@ -91,7 +118,7 @@ export class LiveRing extends EventTarget {
       this.source.close();
       this.source = null;
     }
-    this.setStream('connecting');
+    this.setStream(this.gone ? 'gone' : 'connecting');
   }
 
   setStream(stream) {

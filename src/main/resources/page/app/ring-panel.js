@@ -2,7 +2,7 @@
 // how the page stands (the version drawn, the live stream). The other panels mark the ring
 // through markKey and markRanges.
 
-import { problemText } from './api.js';
+import { RING, problemText } from './api.js';
 import { $ } from './dom.js';
 import { OwnershipTable } from './ownership-table.js';
 import { RingView } from './ring-view.js';
@@ -60,6 +60,11 @@ export class RingPanel {
   }
 
   showStatus(ring) {
+    if (ring.gone) {
+      this.status.textContent = `ring ${RING} not found`;
+      this.status.classList.add('lost');
+      return;
+    }
     if (ring.version === null) {
       this.status.textContent = 'Loading the ring…';
       return;

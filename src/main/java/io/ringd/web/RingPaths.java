@@ -42,6 +42,8 @@ public class RingPaths extends OncePerRequestFilter {
     public static final String ATTRIBUTE = RingPaths.class.getName() + ".ring";
     /** The request attribute that holds the path the client sent, before the prefix was taken off. */
     public static final String ORIGINAL_PATH = RingPaths.class.getName() + ".original";
+    /** The request attribute that holds the name of a ring that does not exist, whose page is asked for. */
+    public static final String MISSING = RingPaths.class.getName() + ".missing";
 
     private final Rings rings;
     private final ProblemWriter problems;
@@ -110,6 +112,14 @@ public class RingPaths extends OncePerRequestFilter {
             return;
         }
         ServedRing ring = rings.find(name);
+        if (ring == null && pageOfMissing(request, remainder)) {
+            // the page says that the ring does not exist (its page is 404, its files are the page's own)
+            request.setAttribute(MISSING, name);
+            request.removeAttribute(ServletRequestPathUtils.PATH_ATTRIBUTE);
+            request.removeAttribute(UrlPathHelper.PATH_ATTRIBUTE);
+            chain.doFilter(new Prefixless(request, context + remainder, PREFIX.length() + name.length()), response);
+            return;
+        }
         if (ring == null) {
             problems.write(response, Problems.RING_NOT_FOUND, "no ring is named " + name
                     + ": GET /rings lists them, POST /rings makes one", "ring");
@@ -126,6 +136,22 @@ public class RingPaths extends OncePerRequestFilter {
         request.removeAttribute(UrlPathHelper.PATH_ATTRIBUTE);
         int cut = PREFIX.length() + name.length();
         chain.doFilter(new Prefixless(request, context + remainder, cut), response);
+    }
+
+    /**
+     * Whether a request for a ring that does not exist is for its page, answered with the page (404)
+     * so that a link to a deleted ring says so in a browser: a GET of {@code /} that accepts HTML, or of
+     * one of the page's files. Any other is the 404 problem naming {@code ring}.
+     */
+    static boolean pageOfMissing(HttpServletRequest request, String remainder) {
+        if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
+            return false;
+        }
+        if (remainder.startsWith("/app/")) {
+            return true;
+        }
+        String accept = request.getHeader("Accept");
+        return remainder.equals("/") && accept != null && accept.contains("text/html");
     }
 
     /** What a ring's prefix may lead to: its API paths and its page, not the instance's own paths. */

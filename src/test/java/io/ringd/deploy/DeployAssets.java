@@ -55,6 +55,40 @@ public final class DeployAssets {
         return Collections.unmodifiableSet(names);
     }
 
+    /**
+     * Whether a ringd metric is the instance's as a whole, tagged with no ring (docs/ring.md section 22):
+     * the change streams' ({@code ringd_watch_...}) and the admin token's; every other is one ring's.
+     */
+    public static boolean instanceWide(String metric) {
+        return metric.startsWith("ringd_watch_") || metric.startsWith("ringd_admin_");
+    }
+
+    /**
+     * Each read of a ring's metric in {@code expr} whose selector lacks {@code matcher} (such as
+     * {@code ring="$ring"}), as written: the name and its selector, if any. Instance-wide metrics are
+     * left out.
+     */
+    public static List<String> unfilteredRingReads(String expr, String matcher) {
+        List<String> unfiltered = new ArrayList<>();
+        Matcher m = RINGD_METRIC.matcher(expr);
+        while (m.find()) {
+            if (instanceWide(m.group())) {
+                continue;
+            }
+            int at = m.end();
+            if (at < expr.length() && expr.charAt(at) == '{') {
+                int close = expr.indexOf('}', at);
+                String selector = expr.substring(at, close < 0 ? expr.length() : close + 1);
+                if (!selector.replace(" ", "").contains(matcher)) {
+                    unfiltered.add(m.group() + selector);
+                }
+            } else {
+                unfiltered.add(m.group());
+            }
+        }
+        return unfiltered;
+    }
+
     /** The PromQL of every panel target and every Prometheus annotation of the dashboard. */
     public static List<String> dashboardQueries() {
         List<String> exprs = new ArrayList<>();

@@ -159,6 +159,80 @@ class DeploymentFilesTest {
         }
     }
 
+    /**
+     * One ringd serves many rings and tags every ring metric with its ring (docs/ring.md section 22):
+     * the dashboard shows one ring at a time, the ring variable, and every read of a ring's metric,
+     * in panels and annotations, is filtered by it; the variable imports as it is (a value that always
+     * exists, default, selected).
+     */
+    @Test
+    void dashboardShowsTheRingOfItsRingVariable() {
+        JsonNode ring = null;
+        for (JsonNode variable : DeployAssets.dashboard().path("templating").path("list")) {
+            if (variable.path("name").stringValue("").equals("ring")) {
+                ring = variable;
+            }
+        }
+        assertThat(ring).as("a ring variable").isNotNull();
+        assertThat(ring.path("type").stringValue("")).isEqualTo("query");
+        assertThat(ring.path("definition").stringValue("")).isEqualTo("label_values(ringd_ring_version{job=\"ringd\"}, ring)");
+        assertThat(ring.path("query").path("query").stringValue("")).isEqualTo(ring.path("definition").stringValue(""));
+        assertThat(ring.path("datasource").path("uid").stringValue("")).isEqualTo(provisionedDatasourceUid());
+        assertThat(ring.path("multi").asBoolean()).as("one ring at a time: ring=\"$ring\"").isFalse();
+        assertThat(ring.path("includeAll").asBoolean()).isFalse();
+        assertThat(ring.path("current").path("value").stringValue("")).isEqualTo("default");
+        assertThat(ring.path("refresh").asInt()).as("the rings listed again on a time range change").isEqualTo(2);
+
+        List<String> queries = DeployAssets.dashboardQueries();
+        assertThat(queries).anySatisfy(q -> assertThat(q).contains("ring=\"$ring\""));
+        for (String query : queries) {
+            assertThat(DeployAssets.unfilteredRingReads(query, "ring=\"$ring\""))
+                    .as("reads of a ring's metric without ring=\"$ring\" in %s", query).isEmpty();
+        }
+        assertThat(DeployAssets.unfilteredRingReads("ringd_nodes{job=\"ringd\"} + ringd_points"
+                + " + ringd_watch_streams + ringd_points{ ring=\"$ring\" }", "ring=\"$ring\""))
+                .containsExactly("ringd_nodes{job=\"ringd\"}", "ringd_points");
+    }
+
+    /**
+     * Every alert about a ring is per ring (docs/ring.md section 22): each grouping and matching of
+     * its expression keeps the label ring (no scalar() or on () across rings), and its summary and
+     * description name the ring. rules_test.yml shows each firing for one ring and not another.
+     */
+    @Test
+    void everyRingAlertIsPerRingAndNamesIt() {
+        Pattern clause = Pattern.compile("\\b(by|on|without)\\s*\\(([^)]*)\\)");
+        List<String> ringAlerts = new ArrayList<>();
+        for (Map<String, Object> rule : DeployAssets.rules()) {
+            String name = String.valueOf(rule.get("alert"));
+            String expr = String.valueOf(rule.get("expr"));
+            boolean readsARing = Pattern.compile("(?<![A-Za-z0-9_:])ringd_[A-Za-z0-9_:]+").matcher(expr)
+                    .results().anyMatch(m -> !DeployAssets.instanceWide(m.group()));
+            if (!rule.containsKey("alert") || !readsARing) {
+                continue;
+            }
+            ringAlerts.add(name);
+            assertThat(expr).as("%s: scalar() mixes the rings", name).doesNotContain("scalar(");
+            Matcher m = clause.matcher(expr);
+            while (m.find()) {
+                List<String> labels = List.of(m.group(2).replace(" ", "").split(","));
+                if (m.group(1).equals("without")) {
+                    assertThat(labels).as("%s: %s", name, m.group()).doesNotContain("ring");
+                } else {
+                    assertThat(labels).as("%s: %s keeps the ring", name, m.group()).contains("ring");
+                }
+            }
+            assertThat(expr).as("%s: aggregated across the rings (written sum by (ring, ...) (...))", name)
+                    .doesNotContainPattern("\\b(sum|max|min|count|avg)\\s*\\(");
+            Map<String, Object> annotations = map(rule, "annotations");
+            for (String a : List.of("summary", "description")) {
+                assertThat(String.valueOf(annotations.get(a))).as("%s of %s", a, name).contains("{{ $labels.ring }}");
+            }
+        }
+        assertThat(ringAlerts).contains("RingdFingerprintMismatch", "RingdRoutedShareSkew", "RingdStoreNotWritable",
+                "RingdInstanceLagging", "RingdStaleClients", "RingdClientVersionLagHigh", "RingdRingEmpty");
+    }
+
     /** The panels that compare the instances sharing one ring show one series per instance. */
     @Test
     void dashboardComparesTheInstancesOfASharedRing() {
@@ -172,7 +246,7 @@ class DeploymentFilesTest {
 
         JsonNode lag = panels.get("Version lag per instance");
         assertThat(exprs(lag)).singleElement().asString()
-                .contains("max(ringd_ring_version{job=\"ringd\"})").contains("- ringd_ring_version{")
+                .contains("max(ringd_ring_version{job=\"ringd\", ring=\"$ring\"})").contains("- ringd_ring_version{")
                 .contains("ringd_ring_loaded");
         assertThat(legends(lag)).containsExactly("{{instance}}");
 
@@ -187,8 +261,8 @@ class DeploymentFilesTest {
 
         JsonNode apply = panels.get("Store apply latency p50 and p99");
         assertThat(exprs(apply)).containsExactly(
-                "histogram_quantile(0.5, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", instance=~\"$instance\"}[$__rate_interval])))",
-                "histogram_quantile(0.99, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", instance=~\"$instance\"}[$__rate_interval])))");
+                "histogram_quantile(0.5, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))",
+                "histogram_quantile(0.99, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))");
         assertThat(apply.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("s");
     }
 
@@ -255,12 +329,12 @@ class DeploymentFilesTest {
             assertThat(alert.getValue()).as("'for' of %s", alert.getKey()).containsKey("for");
         }
         Map<String, String> exprs = DeployAssets.ruleExpressions();
-        assertThat(exprs.get("RingdFingerprintMismatch")).contains("count by (fingerprint)").contains("ringd_ring_info");
+        assertThat(exprs.get("RingdFingerprintMismatch")).contains("count by (ring, fingerprint)").contains("ringd_ring_info");
         assertThat(exprs.get("RingdStaleClients")).contains("rate(ringd_stale_requests_total");
         assertThat(exprs.get("RingdRoutedShareSkew")).contains("ringd_routes_total").contains("ringd_ownership_share");
         assertThat(exprs.get("RingdStoreNotWritable")).contains("ringd_store_writable").contains("== 0");
         assertThat(alerts.get("RingdStoreNotWritable").get("for")).isEqualTo("2m");
-        assertThat(exprs.get("RingdInstanceLagging")).contains("max(ringd_ring_version").contains("ringd_ring_loaded");
+        assertThat(exprs.get("RingdInstanceLagging")).contains("max by (ring) (ringd_ring_version").contains("ringd_ring_loaded");
         assertThat(alerts.get("RingdInstanceLagging").get("for")).isEqualTo("2m");
     }
 

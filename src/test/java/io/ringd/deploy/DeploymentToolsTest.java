@@ -69,7 +69,7 @@ class DeploymentToolsTest {
         int n = 0;
         for (String expr : DeployAssets.dashboardQueries()) {
             String promql = expr.replace("$__rate_interval", "1m").replace("$__interval", "1m")
-                    .replace("$__range", "1h").replace("$instance", ".*");
+                    .replace("$__range", "1h").replace("$instance", ".*").replace("$ring", "default");
             assertThat(promql).as("unreplaced Grafana variable in %s", expr).doesNotContain("$");
             Map<String, Object> rule = new LinkedHashMap<>();
             rule.put("record", "dashboard:query_" + (++n));

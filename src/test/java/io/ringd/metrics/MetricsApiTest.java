@@ -418,6 +418,14 @@ class MetricsApiTest extends RealServerTest {
         Map<String, Double> s = scrape();
         assertThat(DeployAssets.queriedRingdMetrics()).isNotEmpty().allSatisfy(name -> assertThat(s.keySet())
                 .as("the scrape has %s", name).anyMatch(k -> k.equals(name) || k.startsWith(name + "{")));
+        // what the dashboard filters by ring="$ring" and the alerts group by ring carries the tag ring
+        // (docs/ring.md section 22); the change streams' and the admin token's are the instance's
+        assertThat(DeployAssets.queriedRingdMetrics()).filteredOn(name -> !DeployAssets.instanceWide(name))
+                .isNotEmpty().allSatisfy(name -> assertThat(s.keySet()).as("the scrape has %s{ring=\"default\"}", name)
+                        .anyMatch(k -> k.startsWith(name + "{") && k.contains("ring=\"default\"")));
+        assertThat(DeployAssets.queriedRingdMetrics()).filteredOn(DeployAssets::instanceWide).allSatisfy(name ->
+                assertThat(s.keySet()).filteredOn(k -> k.equals(name) || k.startsWith(name + "{"))
+                        .as("%s is the instance's", name).noneMatch(k -> k.contains("ring=")));
     }
 
     @Test

@@ -30,7 +30,8 @@ class PageAssetsTest {
     static final int MAX_LINES = 450;
     private static final Pattern IMPORT = Pattern.compile("(?:^|\\n)\\s*(?:import|export)\\b[^;'\"]*?\\bfrom\\s*['\"]([^'\"]+)['\"]"
             + "|\\bimport\\s*\\(\\s*['\"]([^'\"]+)['\"]|(?:^|\\n)\\s*import\\s*['\"]([^'\"]+)['\"]");
-    private static final Pattern ASSET = Pattern.compile("(?:src|href)=\"/app/([^\"]+)\"");
+    /** A file of the page named relatively (app/...): the page of a ring is served at / and at /rings/{name}/. */
+    private static final Pattern ASSET = Pattern.compile("(?:src|href)=\"app/([^\"]+)\"");
 
     /** The names of the files of {@code page/app/} (served under /app/), sorted. */
     static List<String> files() {
@@ -46,10 +47,11 @@ class PageAssetsTest {
         String html = read("page/index.html");
         List<String> scripts = Pattern.compile("<script\\b[^>]*>(.*?)</script>", Pattern.DOTALL).matcher(html).results()
                 .map(m -> m.group()).toList();
-        assertThat(scripts).containsExactly("<script type=\"module\" src=\"/app/app.js\"></script>");
+        assertThat(scripts).containsExactly("<script type=\"module\" src=\"app/app.js\"></script>");
         assertThat(html).doesNotContainPattern("(?i)<style\\b").doesNotContainPattern("(?i)\\sstyle\\s*=")
                 .doesNotContainPattern("(?i)\\son[a-z]+\\s*=").doesNotContainIgnoringCase("javascript:");
-        // what it names under /app/ is there
+        // what it names under app/ is there, and named relatively: at /rings/sessions/ it is sessions' own
+        assertThat(html).doesNotContainPattern("(?:src|href)=\"/");
         assertThat(ASSET.matcher(html).results().map(m -> m.group(1)).toList())
                 .containsExactlyInAnyOrder("favicon.svg", "styles.css", "app.js").allSatisfy(f -> assertThat(files()).contains(f));
     }
@@ -87,6 +89,17 @@ class PageAssetsTest {
                     .doesNotContainPattern("\\son[a-z]+\\s*=\\s*\\\\?[\"']") // markup with a handler attribute
                     .doesNotContainPattern("https?://(?!www\\.w3\\.org/2000/svg)"); // no other site
         }
+    }
+
+    @Test
+    void everyCallGoesUnderThePagesRing() throws Exception {
+        // api.js alone sends: call() puts a ring's path under the page's ring (docs/ring.md section 22)
+        for (String f : files().stream().filter(f -> f.endsWith(".js") && !f.equals("api.js")).toList()) {
+            String js = read("page/app/" + f);
+            assertThat(js).as(f).doesNotContainPattern("\\bfetch\\s*\\(").doesNotContainPattern("XMLHttpRequest")
+                    .doesNotContainPattern("\\bnew\\s+EventSource\\s*\\((?!ringPath\\()");
+        }
+        assertThat(read("page/app/api.js")).contains("fetch(instance ? path : ringPath(path)");
     }
 
     @Test

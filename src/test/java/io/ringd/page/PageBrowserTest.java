@@ -35,6 +35,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
@@ -113,6 +114,12 @@ class PageBrowserTest extends RealServerTest {
     void leave() {
         driver.get("about:blank"); // closes the page's event stream
         consoleErrors(); // and drops what it logged
+        for (JsonNode r : getJson("/rings").get("rings")) { // only default is left for the next test
+            String name = r.get("name").asString();
+            if (!name.equals("default")) {
+                assertThat(admin().delete("/rings/" + name).statusCode()).as("delete ring %s", name).isEqualTo(204);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ tests
@@ -510,6 +517,89 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void thePickerListsTheRingsAndOpensTheChosenRingsPage() {
+        long dv = putAll("cache-a:1", "cache-b:1");
+        long sv = ringBatch("sessions", "sess-1:1:eu-1a", "sess-2:2:eu-1b", "sess-3:1:eu-1c");
+        open();
+        waitRendered(dv);
+        Select picker = picker();
+        assertThat(picker.getOptions()).extracting(WebElement::getText).containsExactly("default", "sessions");
+        assertThat(picker.getFirstSelectedOption().getText()).isEqualTo("default");
+        assertThat(text("ring-name")).isEqualTo("default");
+
+        picker.selectByVisibleText("sessions"); // navigates to the ring's own page, a link to it
+        new WebDriverWait(driver, WAIT).until(d -> d.getCurrentUrl().endsWith("/rings/sessions/"));
+        waitRendered(sv);
+        assertThat(text("ring-name")).isEqualTo("sessions");
+        assertThat(driver.getTitle()).contains("sessions");
+        assertThat(picker().getFirstSelectedOption().getText()).isEqualTo("sessions");
+        assertThat(driver.findElements(By.cssSelector("#ownership tbody tr")))
+                .extracting(r -> r.getDomAttribute("data-node")).containsExactlyInAnyOrder("sess-1", "sess-2", "sess-3");
+        assertThat(driver.findElements(By.cssSelector("#legend li[data-node]"))).hasSize(3);
+        // routed on sessions, not on default
+        driver.findElement(By.id("key")).sendKeys("user:42");
+        driver.findElement(By.id("route")).click();
+        new WebDriverWait(driver, WAIT).until(d -> !d.findElement(By.id("ask-answer")).getText().isEmpty());
+        assertThat(driver.findElement(By.id("ask-answer")).getDomAttribute("data-node")).startsWith("sess-");
+        // applied to sessions, with the admin token; default is left as it was
+        stage("sess-4", "1", "eu-1a");
+        previewAndApply(sv);
+        assertThat(getJson("/rings/sessions/nodes").get("nodes")).hasSize(4);
+        assertThat(getJson("/nodes").get("nodes")).hasSize(2);
+        assertThat(version()).isEqualTo(dv);
+        // followed: a change to sessions made through the API is drawn; one to default is not
+        waitText("status", "· live");
+        long next = ringBatch("sessions", "sess-5:1");
+        waitRendered(next);
+        putNode("cache-c", 1, null);
+        assertThat(driver.findElements(By.cssSelector("#ownership tbody tr[data-node='cache-c']"))).isEmpty();
+
+        picker().selectByVisibleText("default"); // back to /
+        new WebDriverWait(driver, WAIT).until(d -> d.getCurrentUrl().equals("http://localhost:" + port + "/"));
+        waitRendered(version());
+        assertThat(driver.findElements(By.cssSelector("#ownership tbody tr[data-node='cache-c']"))).hasSize(1);
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aDeletedRingOrOneNeverMadeIsSaidSo() {
+        long v = ringBatch("short-lived", "temp-1:1", "temp-2:1");
+        open("/rings/short-lived/");
+        waitRendered(v);
+        waitText("status", "· live");
+        assertThat(driver.findElement(By.id("ring-gone")).isDisplayed()).isFalse();
+        Response deleted = admin().delete("/rings/short-lived");
+        assertThat(deleted.statusCode()).as(deleted.asString()).isEqualTo(204);
+        // its stream ends, and the page finds the ring gone (404 naming ring)
+        waitText("ring-gone", "There is no ring named short-lived.");
+        assertThat(text("status")).contains("ring short-lived not found");
+        assertThat(driver.findElement(By.tagName("main")).isDisplayed()).isFalse();
+        assertThat(picker().getOptions()).extracting(WebElement::getText).containsExactly("default",
+                "short-lived (not found)");
+
+        // a link to a ring that does not exist opens the page (404), which says so
+        for (String path : List.of("/rings/short-lived/", "/rings/never-made/")) {
+            String name = path.split("/")[2];
+            Answer page = Answer.of(send(java.net.http.HttpRequest.newBuilder(uri(path)).header("Accept", "text/html")));
+            assertThat(page.status()).as(path).isEqualTo(404);
+            assertThat(page.header("content-type")).as(path).startsWith("text/html");
+            assertThat(page.header("content-security-policy")).as(path).startsWith("default-src 'self'");
+            open(path);
+            waitText("ring-gone", "There is no ring named " + name + ".");
+            assertThat(driver.findElement(By.tagName("main")).isDisplayed()).isFalse();
+        }
+        // the API still answers the problem naming ring
+        assertProblem(httpGet("/rings/never-made/"), 404, "ring");
+        assertProblem(httpGet("/rings/never-made/ownership"), 404, "ring");
+        // the page's link back to default
+        driver.findElement(By.linkText("the ring default")).click();
+        new WebDriverWait(driver, WAIT).until(d -> d.getCurrentUrl().equals("http://localhost:" + port + "/"));
+        waitRendered(version());
+        // what the console may report: the 404s of the missing ring's page and calls, its ended stream
+        assertThat(consoleErrors()).allSatisfy(e -> assertThat(e).containsAnyOf("404", "ring/events"));
+    }
+
+    @Test
     void aRingOf2000NodesRendersWithinTwoSeconds() {
         // 2,000 nodes of 128 points: 256,000 points, drawn as 720 exact slices
         long v = bigRing(2000);
@@ -595,7 +685,40 @@ class PageBrowserTest extends RealServerTest {
     // ------------------------------------------------------------------ helpers
 
     private void open() {
-        driver.get("http://localhost:" + port + "/");
+        open("/");
+    }
+
+    private void open(String path) {
+        driver.get("http://localhost:" + port + path);
+    }
+
+    /** The ring picker, once it holds what GET /rings listed. */
+    private Select picker() {
+        new WebDriverWait(driver, WAIT).until(d -> "true".equals(d.findElement(By.id("ring-picker"))
+                .getDomAttribute("data-loaded")));
+        return new Select(driver.findElement(By.id("ring-picker")));
+    }
+
+    /** Puts every node into ring {@code name} as one batch (made first, if it does not exist); its version. */
+    private long ringBatch(String name, String... specs) {
+        if (api().get("/rings/" + name).statusCode() == 404) {
+            Response made = adminJson("{\"name\":\"" + name + "\",\"settings\":{\"hash\":\"md5\",\"vnodesPerWeight\":64}}")
+                    .post("/rings");
+            assertThat(made.statusCode()).as(made.asString()).isEqualTo(201);
+        }
+        ArrayNode changes = JSON.createArrayNode();
+        for (String spec : specs) {
+            String[] p = spec.split(":");
+            ObjectNode c = changes.addObject().put("op", "put").put("id", p[0]).put("weight", Double.parseDouble(p[1]));
+            if (p.length > 2) {
+                c.put("zone", p[2]);
+            }
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.set("changes", changes);
+        Response r = adminJson(body.toString()).post("/rings/" + name + "/membership");
+        assertThat(r.statusCode()).as("batch on %s: %s", name, r.asString()).isEqualTo(200);
+        return json(r).get("version").asLong();
     }
 
     /** Waits until the page has drawn version {@code v} (the ring and the table). */
