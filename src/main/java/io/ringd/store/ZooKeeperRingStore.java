@@ -806,9 +806,14 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     }
 
     byte[] encode(PersistedState state) {
+        return gzip(codec.encode(state));
+    }
+
+    /** The bytes of a state's znode: its StateCodec JSON, gzipped. */
+    static byte[] gzip(byte[] json) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(codec.encode(state));
+            gz.write(json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

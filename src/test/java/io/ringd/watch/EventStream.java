@@ -120,6 +120,15 @@ public final class EventStream implements AutoCloseable {
         }
     }
 
+    /** Whether the server ended the stream within {@code timeout}. */
+    public boolean ended(Duration timeout) throws InterruptedException {
+        if (reader == null) {
+            return true;
+        }
+        reader.join(timeout.toMillis());
+        return !reader.isAlive();
+    }
+
     /** The events (not comments) received and not yet taken, taken now without waiting. */
     public List<Event> takeReceivedEvents() {
         List<Event> out = new ArrayList<>();
