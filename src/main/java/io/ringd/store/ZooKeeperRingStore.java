@@ -550,7 +550,9 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             }
             caughtUp = connected;
         } catch (RuntimeException e) {
-            log.warn("Could not catch up with {}: {}", describe(), e.getMessage());
+            if (!catchUp.isShutdown()) { // not a store closed meanwhile
+                log.warn("Could not catch up with {}: {}", describe(), e.getMessage());
+            }
         }
         recheckWhileLost();
     }
@@ -567,7 +569,9 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 stored.ifPresent(f);
             }
         } catch (RuntimeException e) {
-            log.warn("Could not read {}: {}", describe(), e.getMessage());
+            if (!catchUp.isShutdown()) { // not a store closed meanwhile
+                log.warn("Could not read {}: {}", describe(), e.getMessage());
+            }
         }
         recheckWhileLost();
     }
