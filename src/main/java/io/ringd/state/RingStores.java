@@ -50,6 +50,14 @@ public interface RingStores extends AutoCloseable {
     default void followNames(Consumer<Set<String>> onChange) {
     }
 
+    /**
+     * Calls {@code onReplaced} with the name of a ring that was deleted and made again (a new incarnation)
+     * through another instance while this one served the old one: it is to be served afresh. A store with
+     * one writer never calls it.
+     */
+    default void followReplaced(Consumer<String> onReplaced) {
+    }
+
     /** Whether other instances share these rings. */
     default boolean shared() {
         return false;

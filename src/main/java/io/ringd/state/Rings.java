@@ -78,10 +78,15 @@ public final class Rings implements AutoCloseable {
             }
             for (String name : new java.util.TreeSet<>(stored)) {
                 if (!RingNames.DEFAULT.equals(name)) {
-                    serve(name, defaults);
+                    try {
+                        serve(name, defaults);
+                    } catch (RingNotFoundException e) {
+                        log.info("The ring {} was deleted through another instance while this one started", name);
+                    }
                 }
             }
             stores.followNames(this::reconcile);
+            stores.followReplaced(this::reload);
         }
     }
 

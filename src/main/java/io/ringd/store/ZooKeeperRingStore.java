@@ -4,14 +4,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -26,16 +23,16 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ringd.state.PersistedState;
+import io.ringd.state.RingNotFoundException;
 import io.ringd.state.RingStore;
-import io.ringd.state.Incarnation;
 import io.ringd.state.StoreConflictException;
 import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
@@ -90,20 +87,47 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
      * instances need that long to get a new session and put their markers
      * back) before it makes one.
      *
+     * Named rings (docs/ring.md section 22). Every ring's store of one
+     * process shares one client (one session); the ring default lives at
+     * <path>, as before named rings, a named ring n at <path>/rings/<n>, made
+     * (its node, state and instances at once) and deleted (its whole
+     * subtree at once) in one multi-operation each by ZooKeeperRingStores,
+     * so that no instance sees half a ring. A named ring's store tells a ring
+     * deleted through another instance (its state gone while <path>/rings is
+     * there) and a ring made again under its name (a state whose znode was
+     * created after the one served here: another czxid) from a lost store:
+     * neither is lost; the first is dropped, the second served afresh
+     * (ZooKeeperRingStores.Elsewhere). Only a wipe (<path>/rings gone too)
+     * or another state written over the ring's is a lost store.
+     *
      * ZooKeeper refuses znodes over jute.maxbuffer (1 MiB by default): gzip
      * keeps the state of a 10,000-node ring with its history well under it.
      */
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRingStore.class);
 
+    /** Told of a named ring deleted, or made again, through another instance. */
+    interface Elsewhere {
+        void deleted(String name);
+
+        void replaced(String name);
+    }
+
     private final String connect;
     private final String statePath;
-    private final String instancesPath;
+    /** The name of a named ring; null for the ring default. */
+    private final String name;
+    /** {@code <path>/rings}, for a named ring. */
+    private final String ringsPath;
+    private final Elsewhere elsewhere;
+    private final boolean ownsClient;
+    private final ConnectionStateListener connection = (c, state) -> changed(state);
     private final Duration connectTimeout;
     private final Duration newRingWait;
     private final CuratorFramework client;
     private final StateCodec codec = new StateCodec();
-    private final ScheduledExecutorService catchUp = Executors.newSingleThreadScheduledExecutor(r -> {
+    /** One thread, there only while there is work: a hundred idle rings hold no threads. */
+    private final ScheduledThreadPoolExecutor catchUp = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "ringd-zookeeper-catch-up");
         t.setDaemon(true);
         return t;
@@ -128,33 +152,76 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private long highestSeen = -1;
     /** Why the store no longer holds the ring served here, or null. */
     private volatile String lost;
+    /** The czxid of the state znode served here, and of the one last read: another is a ring made again. */
+    private long servedCzxid;
+    private long readCzxid;
+    private String readIncarnation;
+    /** A named ring deleted, or made again, through another instance: never a lost store. */
+    private volatile boolean deleted;
+    private volatile boolean replaced;
     /** This instance's marker, {@code <path>/instances/<id>}, holding the incarnation it serves. */
-    private final String markerPath;
+    private final ZooKeeperMarkers markers;
     /** Whether a re-check of a lost store is scheduled (one at a time). */
     private final AtomicBoolean rechecking = new AtomicBoolean();
 
+    /** The ring {@code default} at {@code ringd.zookeeper.path}, through a client of its own. */
     public ZooKeeperRingStore(ZooKeeperProperties props) {
+        this(newClient(props), true, props, null, null);
+    }
+
+    /**
+     * The ring {@code name} (null: {@code default}) through the shared {@code client}, started, which
+     * closing this store leaves open.
+     */
+    ZooKeeperRingStore(CuratorFramework client, ZooKeeperProperties props, String name, Elsewhere elsewhere) {
+        this(client, false, props, name, elsewhere);
+    }
+
+    private ZooKeeperRingStore(CuratorFramework client, boolean ownsClient, ZooKeeperProperties props, String name,
+            Elsewhere elsewhere) {
+        String base = base(props);
+        this.name = name;
+        this.ringsPath = base + "/rings";
+        if (name != null) {
+            base = ringsPath + "/" + name;
+        }
+        this.elsewhere = elsewhere;
+        this.connect = props.connect();
+        this.statePath = base + "/state";
+        this.lockPath = base + "/write-lock";
+        this.markers = new ZooKeeperMarkers(client, base + "/instances", name == null);
+        this.connectTimeout = props.connectTimeout();
+        this.lockWait = props.lockWait();
+        this.newRingWait = props.newRingWait();
+        this.client = client;
+        this.ownsClient = ownsClient;
+        catchUp.setKeepAliveTime(30, TimeUnit.SECONDS);
+        catchUp.allowCoreThreadTimeOut(true);
+        client.getConnectionStateListenable().addListener(connection);
+        if (ownsClient) {
+            client.start();
+        } else {
+            connected = client.getZookeeperClient().isConnected();
+        }
+        this.writeLock = new InterProcessMutex(client, lockPath);
+    }
+
+    /** {@code ringd.zookeeper.path}, or "" for the root. */
+    static String base(ZooKeeperProperties props) {
+        return props.path().equals("/") ? "" : props.path();
+    }
+
+    /** A client for {@code props}, not started. */
+    static CuratorFramework newClient(ZooKeeperProperties props) {
         if (props.connect() == null || props.connect().isBlank()) {
             throw new IllegalArgumentException("ringd.store=zookeeper needs ringd.zookeeper.connect "
                     + "(host:port,host:port,...)");
         }
-        String base = props.path().equals("/") ? "" : props.path();
-        this.connect = props.connect();
-        this.statePath = base + "/state";
-        this.instancesPath = base + "/instances";
-        this.lockPath = base + "/write-lock";
-        this.markerPath = instancesPath + "/" + Incarnation.random();
-        this.connectTimeout = props.connectTimeout();
-        this.lockWait = props.lockWait();
-        this.newRingWait = props.newRingWait();
-        this.client = CuratorFrameworkFactory.builder().connectString(connect)
+        return CuratorFrameworkFactory.builder().connectString(props.connect())
                 .sessionTimeoutMs((int) props.sessionTimeout().toMillis())
                 .connectionTimeoutMs((int) props.connectTimeout().toMillis())
                 .retryPolicy(new ExponentialBackoffRetry(100, 4, 1000))
                 .build();
-        client.getConnectionStateListenable().addListener((c, state) -> changed(state));
-        client.start();
-        this.writeLock = new InterProcessMutex(client, lockPath);
     }
 
     /**
@@ -169,6 +236,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
      */
     @Override
     public <T> T exclusively(Supplier<T> write) {
+        refuseIfElsewhere();
         String cause = lost;
         if (cause != null) {
             throw new StoreLostException(cause);
@@ -231,6 +299,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     @Override
     public synchronized void save(PersistedState state, long expectedVersion) {
+        refuseIfElsewhere();
         if (lost != null) {
             throw new StoreLostException(lost);
         }
@@ -278,9 +347,14 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     /** As {@link #create(PersistedState)}, waiting {@code wait} for instances that may still hold a ring. */
     synchronized PersistedState create(PersistedState initial, Duration wait) {
         awaitConnection();
+        if (name != null) {
+            // a named ring is made by ZooKeeperRingStores.create only: none stored means it was deleted
+            return read().orElseThrow(() -> new RingNotFoundException(name, "the ring " + name
+                    + " was deleted through another instance"));
+        }
         long end = System.nanoTime() + wait.toNanos();
         for (boolean first = true; ; first = false) {
-            Map<String, String> markers = markers();
+            Map<String, String> markers = this.markers.all();
             if (!markers.isEmpty()) {
                 Optional<PersistedState> stored = freshRead();
                 if (stored.isPresent()) {
@@ -325,27 +399,6 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
     }
 
-    /** The live instance markers: name to the incarnation each serves. */
-    private Map<String, String> markers() {
-        Map<String, String> out = new TreeMap<>();
-        try {
-            for (String child : client.getChildren().forPath(instancesPath)) {
-                try {
-                    out.put(child, new String(client.getData().forPath(instancesPath + "/" + child),
-                            StandardCharsets.UTF_8));
-                } catch (KeeperException.NoNodeException e) {
-                    // that instance just went away
-                }
-            }
-        } catch (KeeperException.NoNodeException e) {
-            return out;
-        } catch (Exception e) {
-            throw new StoreUnavailableException("cannot read the running instances at " + instancesPath + ": "
-                    + e.getMessage(), e);
-        }
-        return out;
-    }
-
     @Override
     public synchronized void serving(String incarnation, long version) {
         if (incarnation == null) {
@@ -354,6 +407,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (!incarnation.equals(served)) {
             served = incarnation;
             highestSeen = version;
+            servedCzxid = incarnation.equals(readIncarnation) ? readCzxid : 0;
             lost = null;
             ensureMarker();
         }
@@ -362,22 +416,14 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     /**
      * Puts this instance's marker back when it is missing (the path deleted,
-     * a new session after the old one expired or the ensemble was wiped): an
-     * ephemeral znode holding the incarnation served here.
+     * a new session after the old one expired or the ensemble was wiped).
      */
     private void ensureMarker() {
         String mine = served;
-        if (mine == null || !connected) {
+        if (mine == null || !connected || deleted || replaced) {
             return;
         }
-        try {
-            client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
-                    .forPath(markerPath, mine.getBytes(StandardCharsets.UTF_8));
-        } catch (KeeperException.NodeExistsException e) {
-            // there already
-        } catch (Exception e) {
-            log.debug("Could not put this instance's marker {} back: {}", markerPath, e.getMessage());
-        }
+        markers.ensure(mine);
     }
 
     @Override
@@ -402,6 +448,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             if (stored.isEmpty()) {
                 client.create().creatingParentsIfNeeded().forPath(statePath, encode(state));
                 remember(state.version(), 0);
+                Stat made = client.checkExists().forPath(statePath);
+                if (made != null) {
+                    servedCzxid = made.getCzxid(); // a state made again by the re-seed, not another ring
+                }
             } else if (replacing != null && replacing.equals(stored.get().incarnation())) {
                 Stat written = client.setData().withVersion(stat.getVersion()).forPath(statePath, encode(state));
                 remember(state.version(), written.getVersion());
@@ -442,7 +492,24 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     @Override
     public boolean writable() {
-        return connected && caughtUp && lost == null;
+        return connected && caughtUp && lost == null && !deleted && !replaced;
+    }
+
+    /** Whether the stored state is handed to the follower: this ring's, neither lost nor gone. */
+    private boolean following() {
+        return lost == null && !deleted && !replaced;
+    }
+
+    /** Refuses a write to a named ring deleted, or made again, through another instance. */
+    private void refuseIfElsewhere() {
+        if (deleted) {
+            throw new RingNotFoundException(name, "the ring " + name + " was deleted through another instance");
+        }
+        if (replaced) {
+            throw new StoreUnavailableException("the ring " + name + " at " + describe() + " was made again",
+                    "the ring " + name + " was deleted and made again through another instance: this instance "
+                    + "is loading it afresh; the change was not applied", null);
+        }
     }
 
     @Override
@@ -478,12 +545,14 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         try {
             ensureMarker(); // a new session has none
             Optional<PersistedState> stored = check();
-            if (lost == null) {
+            if (following()) {
                 stored.ifPresent(f);
             }
             caughtUp = connected;
         } catch (RuntimeException e) {
-            log.warn("Could not catch up with {}: {}", describe(), e.getMessage());
+            if (!catchUp.isShutdown()) { // not a store closed meanwhile
+                log.warn("Could not catch up with {}: {}", describe(), e.getMessage());
+            }
         }
         recheckWhileLost();
     }
@@ -496,11 +565,13 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
         try {
             Optional<PersistedState> stored = check();
-            if (lost == null) {
+            if (following()) {
                 stored.ifPresent(f);
             }
         } catch (RuntimeException e) {
-            log.warn("Could not read {}: {}", describe(), e.getMessage());
+            if (!catchUp.isShutdown()) { // not a store closed meanwhile
+                log.warn("Could not read {}: {}", describe(), e.getMessage());
+            }
         }
         recheckWhileLost();
     }
@@ -532,13 +603,18 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         try {
             PersistedState ps = decode(node.getData());
             String mine = served;
-            if (lost != null || mine != null && !mine.equals(ps.incarnation())) {
+            if (replaced) {
+                return; // being served afresh
+            }
+            if (lost != null || deleted || mine != null && !mine.equals(ps.incarnation())) {
                 catchUp.execute(this::recheck); // never handed on as it is: read afresh and judged
                 return;
             }
             synchronized (this) {
                 if (ps.version() > knownVersion) {
                     remember(ps.version(), node.getStat().getVersion());
+                    readCzxid = node.getStat().getCzxid();
+                    readIncarnation = ps.incarnation();
                 }
                 seen(ps);
             }
@@ -569,8 +645,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (mine == null) {
             return stored;
         }
-        if (looksLost(stored, mine)) {
+        if (looksLost(stored, mine) || deleted) {
             stored = freshRead();
+            if (name != null && elsewhere(stored, mine)) {
+                return stored;
+            }
         }
         String cause = null;
         if (stored.isEmpty()) {
@@ -599,9 +678,51 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         return stored;
     }
 
+    /**
+     * For a named ring that does not look like the one served here: whether it was deleted (no state, but
+     * {@code <path>/rings} is there: not a wipe) or made again (a state znode other than the one served,
+     * holding another incarnation) through another instance, neither a lost store (docs/ring.md section
+     * 22); the stores are told, once. Under this.
+     */
+    private boolean elsewhere(Optional<PersistedState> stored, String mine) {
+        if (stored.isEmpty()) {
+            if (!exists(ringsPath)) {
+                return false; // a wipe: lost
+            }
+            if (!deleted) {
+                deleted = true;
+                lost = null;
+                log.info("The ring {} was deleted through another instance", name);
+                elsewhere.deleted(name);
+            }
+            return true;
+        }
+        if (readCzxid != servedCzxid && (deleted || !mine.equals(stored.get().incarnation()))) {
+            if (!replaced) {
+                replaced = true;
+                lost = null;
+                log.info("The ring {} was deleted and made again through another instance (incarnation {}): "
+                        + "serving it afresh", name, stored.get().incarnation());
+                elsewhere.replaced(name);
+            }
+            return true;
+        }
+        deleted = false;
+        return false;
+    }
+
+    private boolean exists(String path) {
+        try {
+            return client.checkExists().forPath(path) != null;
+        } catch (Exception e) {
+            throw new StoreUnavailableException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The stored state, judged ({@link #check()}); none, or a lost store, is refused. */
     private PersistedState checked() {
         Optional<PersistedState> stored = check();
+        refuseIfElsewhere();
         String cause = lost;
         if (cause != null) {
             throw new StoreLostException(cause);
@@ -652,6 +773,8 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             PersistedState ps = decode(data);
             synchronized (this) {
                 remember(ps.version(), stat.getVersion());
+                readCzxid = stat.getCzxid();
+                readIncarnation = ps.incarnation();
             }
             return Optional.of(ps);
         } catch (KeeperException.NoNodeException e) {
@@ -687,9 +810,14 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     }
 
     byte[] encode(PersistedState state) {
+        return gzip(codec.encode(state));
+    }
+
+    /** The bytes of a state's znode: its StateCodec JSON, gzipped. */
+    static byte[] gzip(byte[] json) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(codec.encode(state));
+            gz.write(json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -710,6 +838,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (cache != null) {
             cache.close();
         }
-        client.close(); // its session ends, and this instance's marker with it
+        client.getConnectionStateListenable().removeListener(connection);
+        if (ownsClient) {
+            client.close(); // its session ends, and this instance's marker with it
+        } else if (!deleted && !replaced) {
+            markers.remove(); // the shared session goes on
+        }
     }
 }
