@@ -179,6 +179,17 @@ public abstract class RealServerTest {
         assertThat(getJson("/nodes").get("nodes")).isEmpty();
     }
 
+    /** Deletes every ring but default (docs/ring.md section 22), so the next test finds only that one. */
+    protected void deleteNamedRings() {
+        for (JsonNode r : getJson("/rings").get("rings")) {
+            String name = r.get("name").asString();
+            if (!name.equals("default")) {
+                Response d = admin().delete("/rings/" + name);
+                assertThat(d.statusCode()).as("DELETE /rings/%s: %s", name, d.asString()).isIn(204, 404);
+            }
+        }
+    }
+
     /** PUT /nodes/{id}; zone may be null (left out of the body). Returns the answer's version. */
     protected long putNode(String id, double weight, String zone) {
         ObjectNode body = JSON.createObjectNode().put("weight", weight);

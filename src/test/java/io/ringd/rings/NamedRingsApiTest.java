@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.restassured.response.Response;
@@ -24,6 +25,11 @@ import tools.jackson.databind.JsonNode;
 class NamedRingsApiTest extends RealServerTest {
 
     private final List<String> made = new ArrayList<>();
+
+    @BeforeEach
+    void onlyDefault() {
+        deleteNamedRings();
+    }
 
     @AfterEach
     void deleteTheRingsMade() {
