@@ -11,12 +11,14 @@ import java.util.Set;
 import org.springframework.boot.convert.DurationStyle;
 
 import io.ringd.state.PersistedState;
+import io.ringd.state.RingNames;
 
 /**
  * {@code java -jar ringd.jar import --ringd.data-dir=./data --ringd.zookeeper.connect=HOST:2181
  * [--ringd.zookeeper.path=/ringd]}: moves a single instance's file store into an empty
- * ZooKeeper path, history and commit times included, so that several instances can share it.
- * It refuses a path that already holds a ring, and a data folder that a running ringd holds.
+ * ZooKeeper path, history and commit times included, so that several instances can share it: the ring
+ * default and every named ring of the folder (docs/ring.md section 22). It refuses a path that already holds
+ * a ring, and a data folder that a running ringd holds.
  */
 public final class ImportCommand {
 
@@ -59,22 +61,34 @@ public final class ImportCommand {
         }
         ZooKeeperProperties zk = new ZooKeeperProperties(connect, opts.getOrDefault("ringd.zookeeper.path", "/ringd"),
                 Duration.ofSeconds(15), timeout, Duration.ofSeconds(1), Duration.ZERO);
-        PersistedState state;
-        try (FileRingStore file = new FileRingStore(dataDir)) {
-            Optional<PersistedState> loaded = file.load();
+        Map<String, PersistedState> rings = new java.util.TreeMap<>();
+        try (FileRingStores file = new FileRingStores(dataDir)) {
+            Optional<PersistedState> loaded = file.store(RingNames.DEFAULT).load();
             if (loaded.isEmpty()) {
                 err.println("import: no ring in " + dataDir.toAbsolutePath().normalize() + " (no "
                         + FileRingStore.STATE_FILE + "): nothing to import");
                 return FAILED;
             }
-            state = loaded.get();
-            state.checkConsistent();
+            rings.put(RingNames.DEFAULT, loaded.get());
+            for (String name : file.names()) {
+                file.store(name).load().ifPresent(s -> rings.put(name, s));
+            }
+            for (PersistedState s : rings.values()) {
+                s.checkConsistent();
+            }
         } catch (RuntimeException e) {
             err.println("import: " + e.getMessage());
             return FAILED;
         }
-        try (ZooKeeperRingStore target = new ZooKeeperRingStore(zk)) {
-            PersistedState stored = target.create(state);
+        try (ZooKeeperRingStores target = new ZooKeeperRingStores(zk)) {
+            Set<String> there = target.names();
+            if (!there.isEmpty()) {
+                err.println("import: refused: " + target.describe() + " already holds the rings " + there
+                        + "; nothing was changed. Import into an empty path, or remove that one first.");
+                return REFUSED;
+            }
+            PersistedState state = rings.get(RingNames.DEFAULT);
+            PersistedState stored = target.store(RingNames.DEFAULT).create(state);
             if (stored != state) {
                 err.println("import: refused: " + target.describe() + " already holds a ring (version "
                         + stored.version() + ", " + stored.nodes().size() + " nodes); nothing was changed. "
@@ -84,6 +98,15 @@ public final class ImportCommand {
             out.println("import: version " + state.version() + " (" + state.nodes().size() + " nodes, "
                     + state.history().size() + " versions kept) from " + dataDir.toAbsolutePath().normalize()
                     + " into " + target.describe());
+            for (Map.Entry<String, PersistedState> e : rings.entrySet()) {
+                if (e.getKey().equals(RingNames.DEFAULT)) {
+                    continue;
+                }
+                PersistedState s = e.getValue();
+                target.create(e.getKey(), s);
+                out.println("import: the ring " + e.getKey() + ", version " + s.version() + " ("
+                        + s.nodes().size() + " nodes, " + s.history().size() + " versions kept)");
+            }
             return OK;
         } catch (RuntimeException e) {
             err.println("import: " + e.getMessage());

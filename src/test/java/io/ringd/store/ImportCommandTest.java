@@ -16,8 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ringd.ring.Node;
+import io.ringd.state.ExpensiveReads;
+import io.ringd.state.HandoffProperties;
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingService;
+import io.ringd.state.Rings;
+import io.ringd.state.SettingsPatch;
 import io.ringd.state.RingSettings;
 
 /** {@code ringd.jar import}: a file store into an empty ZooKeeper path, and nothing else. */
@@ -75,6 +79,34 @@ class ImportCommandTest {
             assertThat(stored).isEqualTo(file);
             assertThat(stored.history().committedAt(3)).isEqualTo(file.history().committedAt(3)).isNotNull();
         }
+    }
+
+    @Test
+    void importsEveryNamedRingToo_eachWithItsHistory() {
+        PersistedState file = fileStoreWithARing();
+        PersistedState sessions;
+        try (FileRingStores stores = new FileRingStores(dataDir)) {
+            Rings rings = new Rings(stores, RingSettings.defaults(), 128, List.of(), List.of(),
+                    java.time.Clock.systemUTC(), ExpensiveReads.unlimited(),
+                    new HandoffProperties(Duration.ofMinutes(10)), 10);
+            RingService s = rings.create("sessions", new SettingsPatch("murmur3", 32, null, null)).service();
+            s.put(new Node("x", 1, null), null);
+            s.put(new Node("y", 1, null), null);
+            sessions = stores.store("sessions").load().orElseThrow();
+        }
+        int code = run("--ringd.data-dir=" + dataDir, "--ringd.zookeeper.connect=" + zk.getConnectString(),
+                "--ringd.zookeeper.path=/with-rings");
+        assertThat(code).as(err.toString()).isEqualTo(ImportCommand.OK);
+        assertThat(out.toString()).contains("the ring sessions, version 2 (2 nodes, 3 versions kept)");
+        try (ZooKeeperRingStores target = new ZooKeeperRingStores(new ZooKeeperProperties(zk.getConnectString(),
+                "/with-rings", Duration.ofSeconds(15), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO))) {
+            assertThat(target.names()).containsExactly("sessions");
+            assertThat(target.store("sessions").load().orElseThrow()).isEqualTo(sessions);
+            assertThat(target.store("default").load().orElseThrow()).isEqualTo(file);
+        }
+        // a path that holds named rings is refused whole
+        assertThat(run("--ringd.data-dir=" + dataDir, "--ringd.zookeeper.connect=" + zk.getConnectString(),
+                "--ringd.zookeeper.path=/with-rings")).isEqualTo(ImportCommand.REFUSED);
     }
 
     @Test
