@@ -1,10 +1,13 @@
 package io.ringd.web;
 
+import java.net.URI;
+
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.server.ServerHttpRequest;
@@ -22,7 +25,8 @@ import io.ringd.state.ServedRing;
  * it where {@link RingHeadersInterceptor} has not: after a write, to the
  * version current when the answer is written (so an admin call answers with
  * the version it made), and on refusals made before a handler was chosen.
- * Reads keep the version the interceptor read once.
+ * Reads keep the version the interceptor read once. A problem's
+ * {@code instance} is the path the client sent, with its ring's prefix.
  */
 @ControllerAdvice
 class RingVersionAdvice implements ResponseBodyAdvice<Object> {
@@ -45,6 +49,13 @@ class RingVersionAdvice implements ResponseBodyAdvice<Object> {
         if (request instanceof ServletServerHttpRequest in && response instanceof ServletServerHttpResponse out) {
             HttpServletRequest req = in.getServletRequest();
             HttpServletResponse res = out.getServletResponse();
+            if (body instanceof ProblemDetail p && req.getAttribute(RingPaths.ORIGINAL_PATH) instanceof String path) {
+                try {
+                    p.setInstance(URI.create(path)); // the path the client sent, /rings/{name} included
+                } catch (IllegalArgumentException e) {
+                    p.setInstance(null); // not a URI as sent: no instance rather than the wrong one
+                }
+            }
             if (RingHeaders.carries(req)) {
                 boolean read = HttpMethod.GET.equals(request.getMethod()) || HttpMethod.HEAD.equals(request.getMethod());
                 if (!read || !res.containsHeader(RingHeaders.VERSION)) {

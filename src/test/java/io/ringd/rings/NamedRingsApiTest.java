@@ -245,6 +245,10 @@ class NamedRingsApiTest extends RealServerTest {
             assertThat(problem.get("type").asString()).isEqualTo("urn:ringd:problem:ring-not-found");
         }
         assertProblem(adminJson("{\"weight\":1}").put("/rings/doomed/nodes/a"), 404, "ring");
+        make("present", null);
+        JsonNode unknownNode = assertProblem(admin().delete("/rings/present/nodes/nobody"), 404, "id");
+        assertThat(unknownNode.get("instance").asString()).as("the path as sent").isEqualTo(
+                "/rings/present/nodes/nobody");
         assertProblem(admin().delete("/rings/doomed"), 404, "ring");
         JsonNode again = make("doomed", null);
         assertThat(again.get("version").asLong()).isZero();
