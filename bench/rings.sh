@@ -3,7 +3,7 @@
 #   bench/rings.sh
 # 1. seeds two file-store data folders with target/ringd.jar: "one" holds the ring default
 #    (50 nodes), "hundred" the same and RINGS (default 100) named rings r-000 .. of 50 nodes each;
-# 2. starts the jar STARTS times (default 3) on a fresh copy of each folder, timing from the
+# 2. starts the jar STARTS times (default 3) on a fresh copy of each folder, in turn, timing from the
 #    launch to the first 200 of /actuator/health/readiness (polled every 50 ms, as warmup.sh),
 #    and Spring's "process running for" (context up, before the 3 s lookup warm-up); on the last
 #    start of each, touches every ring with 3 s of lookups, then takes the used heap after a full
@@ -11,14 +11,16 @@
 #    heap per ring, and the classes that grew most are printed per ring;
 # 3. on that "hundred" instance, wrk (-t2 -c32, DURATION s, default 6) with bench/rings-keys.lua:
 #    GET /route/{key} (default, no prefix), GET /rings/r-000/route/{key} (one ring) and the same
-#    spread at random over all RINGS rings, one ring and spread alternated ROUNDS times (default
-#    4, so that drift on a shared machine hits both alike), each with the server's CPU per request (/proc), as http.sh;
+#    spread at random over all RINGS rings, the three in turn ROUNDS times (default 4, so that a
+#    shared machine's drift hits all alike; ratios per round), each with the server's CPU per
+#    request (/proc), as http.sh;
 # 4. in-process: RingsLookupBenchmark (JMH, Rings.get(name).service().current().ring().route(key),
 #    one ring against spread over 100) and RingStateSizes (StateCodec's stored form of one ring,
-#    raw and gzipped as ZooKeeperRingStore writes it, against jute.maxbuffer).
-# Everything lands in target/rings/ (summary.txt). About 6 minutes on 2 cores at rest (15 with other builds running). Needs wrk
-# (installed from Debian's packages when missing), a JDK (jcmd) and a built jar (built when
-# missing). OFFLINE= (empty) lets Maven reach the network; it runs with -o by default.
+#    raw and gzipped as ZooKeeperRingStore writes it, against jute.maxbuffer); and RingsLoad, the
+#    101 rings loaded from the folder by Rings alone, without parts (metrics, loads, streams).
+# Everything lands in target/rings/ (summary.txt). About 6 minutes on 2 cores at rest, 15 with
+# other builds running. Needs wrk (installed from Debian's packages when missing), a JDK (jcmd)
+# and a built jar (built when missing). OFFLINE= (empty) lets Maven reach the network; it runs with -o by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rings=${RINGS:-100}
@@ -89,8 +91,8 @@ echo "data folders: one $(du -sk "$out/one" | cut -f1) KiB, hundred $(du -sk "$o
 touch_rings() { # $1: the lua script's RINGS (0: default only)
   RINGS=$1 wrk -t2 -c16 -d3s -s bench/rings-keys.lua "$base/x" >/dev/null
 }
-for variant in one hundred; do
-  for s in $(seq 1 "$starts"); do
+for s in $(seq 1 "$starts"); do # alternated, so that a machine's drift hits both alike
+  for variant in one hundred; do
     data=$(mktemp -d)
     cp -r "$out/$variant/." "$data/"
     t0=$(date +%s.%N)
@@ -114,7 +116,7 @@ print(round((t[-1] - t[0]).total_seconds(), 2) if t else "?")')
       echo "$variant,$h0,$h1" >>"$out/heap.csv"
     fi
     if [ "$variant" = hundred ] && [ "$s" = "$starts" ]; then
-      break # stays up for the HTTP load
+      break 2 # stays up for the HTTP load
     fi
     stop
     rm -rf "$data"
@@ -167,8 +169,8 @@ print(f'  server CPU {t:.2f} s, {t * 1000 / max($requests, 1):.3f} ms/request')"
   echo "$1,$rps,$(python3 -c "import os; print(($cpu1 - $cpu0) / os.sysconf('SC_CLK_TCK') * 1000 / max($requests, 1))")" \
     >>"$out/http.csv"
 }
-load "default /route/{key}" 0
 for round in $(seq 1 "$rounds"); do
+  load "default /route/{key} #$round" 0
   load "one ring /rings/r-000/route/{key} #$round" 1
   load "$rings rings /rings/r-NNN/route/{key} #$round" "$rings"
 done
@@ -178,15 +180,16 @@ import statistics
 rows = [l.strip().rsplit(",", 2) for l in open(sys.argv[1])]
 one = [(float(r), float(c)) for n, r, c in rows if n.startswith("one ring")]
 spread = [(float(r), float(c)) for n, r, c in rows if " rings " in n]
-default = [(float(r), float(c)) for n, r, c in rows if n.startswith("default")][0]
+default = [(float(r), float(c)) for n, r, c in rows if n.startswith("default")]
 pairs = [s[0] / o[0] for o, s in zip(one, spread)]
 cpu = [o[1] / s[1] for o, s in zip(one, spread)]
 print("HTTP: spread / one ring, requests/s of each pair (one ring, then spread): "
       + ", ".join(f"{p:.2f}" for p in pairs) + f"; geometric mean {statistics.geometric_mean(pairs):.3f}")
 print("HTTP: one ring's CPU per request / spread's, each pair: " + ", ".join(f"{p:.2f}" for p in cpu)
       + f"; geometric mean {statistics.geometric_mean(cpu):.3f} (above 1: spread costs less)")
-print(f"HTTP: one named ring (first pair) / default without prefix: requests/s {one[0][0] / default[0]:.3f}, "
-      f"CPU per request {one[0][1] / default[1]:.3f}")
+prefix = [o[0] / d[0] for d, o in zip(default, one)]
+print("HTTP: one named ring / default without the prefix, requests/s of each round: "
+      + ", ".join(f"{p:.2f}" for p in prefix) + f"; geometric mean {statistics.geometric_mean(prefix):.3f}")
 PY
 stop
 
@@ -199,4 +202,5 @@ cp="target/test-classes:target/classes:$(cat target/bench.classpath)"
 java -cp "$cp" org.openjdk.jmh.Main RingsLookupBenchmark -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc \
   -rf json -rff "$out/jmh.json" 2>&1 | grep -vE 'INFO|DEBUG' | tee "$out/jmh.txt" | sed -n '/^Benchmark/,$p' \
   | tee -a "$summary"
+java -cp "$cp" io.ringd.bench.RingsLoad "$out/hundred" 5 2>&1 | grep -vE 'INFO|DEBUG' | tee -a "$summary"
 java -Xmx4g -cp "$cp" io.ringd.bench.RingStateSizes 2>&1 | grep -vE 'INFO|DEBUG' | tee -a "$summary"
