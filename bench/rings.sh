@@ -12,7 +12,7 @@
 # 3. on that "hundred" instance, wrk (-t2 -c32, DURATION s, default 6) with bench/rings-keys.lua:
 #    GET /route/{key} (default, no prefix), GET /rings/r-000/route/{key} (one ring) and the same
 #    spread at random over all RINGS rings, the three in turn ROUNDS times (default 4, so that a
-#    shared machine's drift hits all alike; ratios per round), each with the server's CPU per
+#    shared machine's drift hits all alike; ratios per round) after a round of warm-up, each with the server's CPU per
 #    request (/proc), as http.sh;
 # 4. in-process: RingsLookupBenchmark (JMH, Rings.get(name).service().current().ring().route(key),
 #    one ring against spread over 100) and RingStateSizes (StateCodec's stored form of one ring,
@@ -152,9 +152,6 @@ for b, n, c in grown[:12]:
 PY
 
 # 3. HTTP: the ring default without the prefix, one named ring, and all of them.
-for args in 0 1 "$rings"; do # warm-up of each
-  RINGS=$args wrk -t2 -c16 -d5s -s bench/rings-keys.lua "$base/x" >/dev/null
-done
 load() { # $1 label, $2 the lua script's RINGS
   echo "== $1" | tee -a "$summary"
   local cpu0 cpu1 requests
@@ -169,7 +166,7 @@ print(f'  server CPU {t:.2f} s, {t * 1000 / max($requests, 1):.3f} ms/request')"
   echo "$1,$rps,$(python3 -c "import os; print(($cpu1 - $cpu0) / os.sysconf('SC_CLK_TCK') * 1000 / max($requests, 1))")" \
     >>"$out/http.csv"
 }
-for round in $(seq 1 "$rounds"); do
+for round in $(seq 0 "$rounds"); do # round 0 warms the three up and is not counted
   load "default /route/{key} #$round" 0
   load "one ring /rings/r-000/route/{key} #$round" 1
   load "$rings rings /rings/r-NNN/route/{key} #$round" "$rings"
@@ -178,6 +175,7 @@ python3 - "$out/http.csv" <<'PY' | tee -a "$summary"
 import sys
 import statistics
 rows = [l.strip().rsplit(",", 2) for l in open(sys.argv[1])]
+rows = [r for r in rows if not r[0].endswith("#0")]
 one = [(float(r), float(c)) for n, r, c in rows if n.startswith("one ring")]
 spread = [(float(r), float(c)) for n, r, c in rows if " rings " in n]
 default = [(float(r), float(c)) for n, r, c in rows if n.startswith("default")]
@@ -192,6 +190,7 @@ print("HTTP: one named ring / default without the prefix, requests/s of each rou
       + ", ".join(f"{p:.2f}" for p in prefix) + f"; geometric mean {statistics.geometric_mean(prefix):.3f}")
 PY
 stop
+rm -rf "$data"
 
 # 4. In-process: the lookup through Rings, and the stored form's size (IN_PROCESS=no skips them).
 [ "${IN_PROCESS:-yes}" = yes ] || exit 0
