@@ -156,13 +156,17 @@ public class RingPaths extends OncePerRequestFilter {
 
     /** What a ring's prefix may lead to: its API paths and its page, not the instance's own paths. */
     static boolean servedPerRing(String remainder) {
-        for (String own : new String[] {"/rings", "/actuator", "/v3/api-docs", "/swagger-ui", "/error"}) {
-            if (remainder.equals(own) || remainder.startsWith(own + "/") || remainder.startsWith(own + ".")) {
+        for (String own : INSTANCE_PATHS) {
+            if (remainder.startsWith(own) && (remainder.length() == own.length()
+                    || remainder.charAt(own.length()) == '/' || remainder.charAt(own.length()) == '.')) {
                 return false;
             }
         }
         return true;
     }
+
+    /** The instance's own paths, never served under a ring's prefix. */
+    private static final String[] INSTANCE_PATHS = {"/rings", "/actuator", "/v3/api-docs", "/swagger-ui", "/error"};
 
     private static String shown(String name) {
         return name.length() > 80 ? name.substring(0, 80) + "..." : name;
