@@ -58,7 +58,7 @@ public final class ImportCommand {
             return FAILED;
         }
         ZooKeeperProperties zk = new ZooKeeperProperties(connect, opts.getOrDefault("ringd.zookeeper.path", "/ringd"),
-                Duration.ofSeconds(15), timeout, Duration.ofSeconds(1), Duration.ZERO);
+                Duration.ofSeconds(15), timeout, Duration.ofSeconds(1), Duration.ZERO, null);
         PersistedState state;
         try (FileRingStore file = new FileRingStore(dataDir)) {
             Optional<PersistedState> loaded = file.load();

@@ -60,7 +60,7 @@ class ImportCommandTest {
 
     ZooKeeperRingStore zookeeperStore(String path) {
         return new ZooKeeperRingStore(new ZooKeeperProperties(zk.getConnectString(), path, Duration.ofSeconds(15),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO));
+                Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO, null));
     }
 
     @Test
