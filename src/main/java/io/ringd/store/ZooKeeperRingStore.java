@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingNotFoundException;
 import io.ringd.state.RingStore;
+import io.ringd.state.StateTooLargeException;
 import io.ringd.state.StoreConflictException;
 import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
@@ -100,8 +101,12 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
      * (ZooKeeperRingStores.Elsewhere). Only a wipe (<path>/rings gone too)
      * or another state written over the ring's is a lost store.
      *
-     * ZooKeeper refuses znodes over jute.maxbuffer (1 MiB by default): gzip
-     * keeps the state of a 10,000-node ring with its history well under it.
+     * ZooKeeper refuses requests over jute.maxbuffer (1 MiB by default): a
+     * state larger than one chunk (512 KiB gzipped) is written as chunks
+     * under <path>/chunks, and <path>/state then holds a manifest of them;
+     * the compare-and-set of <path>/state stays the one commit point
+     * (ZooKeeperStateNodes). A manifest's event is read on the catch-up
+     * thread, never on Curator's: reading its chunks blocks.
      */
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRingStore.class);
@@ -126,6 +131,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private final Duration newRingWait;
     private final CuratorFramework client;
     private final StateCodec codec = new StateCodec();
+    /** {@code <path>/state} and its chunks. */
+    private final ZooKeeperStateNodes nodes;
+    /** Whether a read of a chunked state is queued for the catch-up thread (one at a time). */
+    private final AtomicBoolean chunkedPending = new AtomicBoolean();
     /** One thread, there only while there is work: a hundred idle rings hold no threads. */
     private final ScheduledThreadPoolExecutor catchUp = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "ringd-zookeeper-catch-up");
@@ -135,6 +144,8 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     /** The ring version and znode version last read or written; guarded by this. */
     private long knownVersion = -1;
     private int knownZnodeVersion = -1;
+    /** The chunks' id of the state at knownZnodeVersion, or null when it is not chunked; guarded by this. */
+    private String knownChunks;
     private volatile boolean connected;
     private volatile boolean caughtUp;
     private volatile Consumer<PersistedState> follower;
@@ -188,6 +199,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         this.elsewhere = elsewhere;
         this.connect = props.connect();
         this.statePath = base + "/state";
+        this.nodes = new ZooKeeperStateNodes(client, base, props.maxStateBytes().toBytes());
         this.lockPath = base + "/write-lock";
         this.markers = new ZooKeeperMarkers(client, base + "/instances", name == null);
         this.connectTimeout = props.connectTimeout();
@@ -312,19 +324,31 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 throw new StoreConflictException(stored);
             }
         }
+        byte[] encoded = encode(state);
+        nodes.refuseIfTooLarge(encoded); // before anything is written
+        ZooKeeperStateNodes.Written w = null;
         try {
-            Stat stat = client.setData().withVersion(knownZnodeVersion).forPath(statePath, encode(state));
-            remember(state.version(), stat.getVersion());
+            w = nodes.prepare(encoded, false);
+            String replaced = knownChunks;
+            Stat stat = client.setData().withVersion(knownZnodeVersion).forPath(statePath, w.stateData());
+            remember(state.version(), stat.getVersion(), w.chunksId());
             seen(state);
+            nodes.committed(w, replaced, stat);
         } catch (KeeperException.BadVersionException e) {
+            nodes.abandon(w);
             throw new StoreConflictException(checked());
         } catch (KeeperException.NoNodeException e) {
+            nodes.abandon(w);
             checked();
             throw new StoreLostException(gone());
         } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
+            if (w == null) { // cut short among the chunks, before the compare-and-set: not stored
+                throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while "
+                        + "storing version " + state.version() + ": it was not stored", e);
+            }
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while storing "
                     + "version " + state.version() + ": it may have been stored", e, true);
-        } catch (Exception e) {
+        } catch (Exception e) { // its chunks, if any, are left to the sweep: the outcome may be unknown
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") did not store version "
                     + state.version() + ": " + e.getMessage(), e);
         }
@@ -384,13 +408,18 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 throw new StoreUnavailableException("interrupted while waiting to make a new ring at " + describe(), e);
             }
         }
+        byte[] encoded = encode(initial);
+        nodes.refuseIfTooLarge(encoded);
+        ZooKeeperStateNodes.Written w = null;
         try {
-            client.create().creatingParentsIfNeeded().forPath(statePath, encode(initial));
-            remember(initial.version(), 0);
+            w = nodes.prepare(encoded, true);
+            client.create().creatingParentsIfNeeded().forPath(statePath, w.stateData());
+            remember(initial.version(), 0, w.chunksId());
             log.info("Stored a new ring (version {}, incarnation {}) at {}", initial.version(),
                     initial.incarnation(), describe());
             return initial;
         } catch (KeeperException.NodeExistsException e) {
+            nodes.abandon(w);
             return read().orElseThrow(() -> new StoreUnavailableException("the ring at " + describe()
                     + " vanished while it was being created"));
         } catch (Exception e) {
@@ -436,32 +465,35 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (!connected) {
             throw notConnected();
         }
+        byte[] encoded = encode(state);
+        nodes.refuseIfTooLarge(encoded); // before anything is written
+        ZooKeeperStateNodes.Written w = null;
         try {
             sync();
-            Stat stat = new Stat();
-            Optional<PersistedState> stored;
-            try {
-                stored = Optional.of(decode(client.getData().storingStatIn(stat).forPath(statePath)));
-            } catch (KeeperException.NoNodeException e) {
-                stored = Optional.empty();
-            }
+            ZooKeeperStateNodes.Read r = nodes.read();
+            Optional<PersistedState> stored = r == null ? Optional.empty() : Optional.of(decode(r.encoded()));
             if (stored.isEmpty()) {
-                client.create().creatingParentsIfNeeded().forPath(statePath, encode(state));
-                remember(state.version(), 0);
+                w = nodes.prepare(encoded, true);
+                client.create().creatingParentsIfNeeded().forPath(statePath, w.stateData());
+                remember(state.version(), 0, w.chunksId());
                 Stat made = client.checkExists().forPath(statePath);
                 if (made != null) {
                     servedCzxid = made.getCzxid(); // a state made again by the re-seed, not another ring
                 }
             } else if (replacing != null && replacing.equals(stored.get().incarnation())) {
-                Stat written = client.setData().withVersion(stat.getVersion()).forPath(statePath, encode(state));
-                remember(state.version(), written.getVersion());
+                w = nodes.prepare(encoded, false);
+                Stat written = client.setData().withVersion(r.stat().getVersion()).forPath(statePath,
+                        w.stateData());
+                remember(state.version(), written.getVersion(), w.chunksId());
+                nodes.committed(w, r.chunksId(), written);
             } else {
                 throw new StoreConflictException(stored.get());
             }
         } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
+            nodes.abandon(w);
             throw new StoreConflictException(read().orElseThrow(() -> new StoreUnavailableException(
                     "the ring at " + describe() + " changed while it was being re-seeded")));
-        } catch (StoreConflictException | StoreUnavailableException e) {
+        } catch (StoreConflictException | StoreUnavailableException | StateTooLargeException e) {
             throw e;
         } catch (Exception e) {
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") did not store the re-seeded ring: "
@@ -547,6 +579,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             Optional<PersistedState> stored = check();
             if (following()) {
                 stored.ifPresent(f);
+                nodes.sweep(); // chunks a write cut short left behind
             }
             caughtUp = connected;
         } catch (RuntimeException e) {
@@ -600,6 +633,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (f == null || node.getData() == null) {
             return;
         }
+        if (ZooKeeperStateNodes.isManifest(node.getData())) {
+            readChunked(); // reading the chunks blocks: never on Curator's thread
+            return;
+        }
         try {
             PersistedState ps = decode(node.getData());
             String mine = served;
@@ -612,7 +649,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             }
             synchronized (this) {
                 if (ps.version() > knownVersion) {
-                    remember(ps.version(), node.getStat().getVersion());
+                    remember(ps.version(), node.getStat().getVersion(), null);
                     readCzxid = node.getStat().getCzxid();
                     readIncarnation = ps.incarnation();
                 }
@@ -629,6 +666,20 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             });
         } catch (RuntimeException e) {
             log.error("Could not apply the ring stored at {}: {}", describe(), e.getMessage(), e);
+        }
+    }
+
+    /** A chunked state changed: read (and judged) on the catch-up thread, once for any number of events. */
+    private void readChunked() {
+        if (chunkedPending.compareAndSet(false, true)) {
+            try {
+                catchUp.execute(() -> {
+                    chunkedPending.set(false);
+                    recheck();
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                chunkedPending.set(false); // closing
+            }
         }
     }
 
@@ -768,17 +819,19 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     private Optional<PersistedState> read() {
         try {
-            Stat stat = new Stat();
-            byte[] data = client.getData().storingStatIn(stat).forPath(statePath);
-            PersistedState ps = decode(data);
+            ZooKeeperStateNodes.Read r = nodes.read();
+            if (r == null) {
+                return Optional.empty();
+            }
+            PersistedState ps = decode(r.encoded());
             synchronized (this) {
-                remember(ps.version(), stat.getVersion());
-                readCzxid = stat.getCzxid();
+                remember(ps.version(), r.stat().getVersion(), r.chunksId());
+                readCzxid = r.stat().getCzxid();
                 readIncarnation = ps.incarnation();
             }
             return Optional.of(ps);
-        } catch (KeeperException.NoNodeException e) {
-            return Optional.empty();
+        } catch (StoreUnavailableException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("the ring stored at " + describe() + " cannot be read: "
                     + e.getMessage(), e);
@@ -792,9 +845,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 "this instance is not connected to ZooKeeper now: the change was not applied", null);
     }
 
-    private void remember(long version, int znodeVersion) {
+    private void remember(long version, int znodeVersion, String chunks) {
         knownVersion = version;
         knownZnodeVersion = znodeVersion;
+        knownChunks = chunks;
     }
 
     private void awaitConnection() {
@@ -807,6 +861,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new StoreUnavailableException("interrupted while connecting to ZooKeeper at " + connect, e);
         }
+    }
+
+    /** The znodes of this ring's state. */
+    ZooKeeperStateNodes nodes() {
+        return nodes;
     }
 
     byte[] encode(PersistedState state) {
