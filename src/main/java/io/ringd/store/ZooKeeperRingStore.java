@@ -1,20 +1,13 @@
 package io.ringd.store;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -48,9 +41,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     /*
      * Design note. The whole state (settings, members, version, incarnation
      * and the kept history, in StateCodec's JSON, gzipped) is one znode,
-     * <path>/state, so a version and its history entry appear together or not
-     * at all. A write is setData with the znode version read with the ring
-     * version it replaces: a compare-and-set; another writer's version in
+     * <path>/state (or, when large, a manifest of chunks: below), so a
+     * version and its history entry appear together or not at all. A write
+     * is setData with the znode version read with the ring version it
+     * replaces: a compare-and-set; another writer's version in
      * between makes it fail with BadVersion, and the writer gets the stored
      * state back to catch up with and try again (RingService). Every version
      * is one setData, so the znode version and the ring version move
@@ -130,7 +124,6 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private final Duration connectTimeout;
     private final Duration newRingWait;
     private final CuratorFramework client;
-    private final StateCodec codec = new StateCodec();
     /** {@code <path>/state} and its chunks. */
     private final ZooKeeperStateNodes nodes;
     /** Whether a read of a chunked state is queued for the catch-up thread (one at a time). */
@@ -324,31 +317,21 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 throw new StoreConflictException(stored);
             }
         }
-        byte[] encoded = encode(state);
-        nodes.refuseIfTooLarge(encoded); // before anything is written
-        ZooKeeperStateNodes.Written w = null;
         try {
-            w = nodes.prepare(encoded, false);
-            String replaced = knownChunks;
-            Stat stat = client.setData().withVersion(knownZnodeVersion).forPath(statePath, w.stateData());
-            remember(state.version(), stat.getVersion(), w.chunksId());
+            ZooKeeperStateNodes.Written w = nodes.replace(encode(state), knownZnodeVersion, knownChunks);
+            remember(state.version(), w.stat().getVersion(), w.chunksId());
             seen(state);
-            nodes.committed(w, replaced, stat);
         } catch (KeeperException.BadVersionException e) {
-            nodes.abandon(w);
             throw new StoreConflictException(checked());
         } catch (KeeperException.NoNodeException e) {
-            nodes.abandon(w);
             checked();
             throw new StoreLostException(gone());
+        } catch (StateTooLargeException | StoreUnavailableException e) {
+            throw e; // refused, or cut short among the chunks: not stored
         } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
-            if (w == null) { // cut short among the chunks, before the compare-and-set: not stored
-                throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while "
-                        + "storing version " + state.version() + ": it was not stored", e);
-            }
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while storing "
                     + "version " + state.version() + ": it may have been stored", e, true);
-        } catch (Exception e) { // its chunks, if any, are left to the sweep: the outcome may be unknown
+        } catch (Exception e) {
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") did not store version "
                     + state.version() + ": " + e.getMessage(), e);
         }
@@ -408,18 +391,12 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 throw new StoreUnavailableException("interrupted while waiting to make a new ring at " + describe(), e);
             }
         }
-        byte[] encoded = encode(initial);
-        nodes.refuseIfTooLarge(encoded);
-        ZooKeeperStateNodes.Written w = null;
         try {
-            w = nodes.prepare(encoded, true);
-            client.create().creatingParentsIfNeeded().forPath(statePath, w.stateData());
-            remember(initial.version(), 0, w.chunksId());
+            remember(initial.version(), 0, nodes.create(encode(initial)).chunksId());
             log.info("Stored a new ring (version {}, incarnation {}) at {}", initial.version(),
                     initial.incarnation(), describe());
             return initial;
         } catch (KeeperException.NodeExistsException e) {
-            nodes.abandon(w);
             return read().orElseThrow(() -> new StoreUnavailableException("the ring at " + describe()
                     + " vanished while it was being created"));
         } catch (Exception e) {
@@ -466,31 +443,22 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             throw notConnected();
         }
         byte[] encoded = encode(state);
-        nodes.refuseIfTooLarge(encoded); // before anything is written
-        ZooKeeperStateNodes.Written w = null;
+        nodes.refuseIfTooLarge(encoded); // before anything is read or written
         try {
-            sync();
+            nodes.sync(connectTimeout);
             ZooKeeperStateNodes.Read r = nodes.read();
             Optional<PersistedState> stored = r == null ? Optional.empty() : Optional.of(decode(r.encoded()));
             if (stored.isEmpty()) {
-                w = nodes.prepare(encoded, true);
-                client.create().creatingParentsIfNeeded().forPath(statePath, w.stateData());
-                remember(state.version(), 0, w.chunksId());
-                Stat made = client.checkExists().forPath(statePath);
-                if (made != null) {
-                    servedCzxid = made.getCzxid(); // a state made again by the re-seed, not another ring
-                }
+                ZooKeeperStateNodes.Written made = nodes.create(encoded);
+                remember(state.version(), 0, made.chunksId());
+                servedCzxid = made.stat().getCzxid(); // a state made again by the re-seed, not another ring
             } else if (replacing != null && replacing.equals(stored.get().incarnation())) {
-                w = nodes.prepare(encoded, false);
-                Stat written = client.setData().withVersion(r.stat().getVersion()).forPath(statePath,
-                        w.stateData());
-                remember(state.version(), written.getVersion(), w.chunksId());
-                nodes.committed(w, r.chunksId(), written);
+                ZooKeeperStateNodes.Written w = nodes.replace(encoded, r.stat().getVersion(), r.chunksId());
+                remember(state.version(), w.stat().getVersion(), w.chunksId());
             } else {
                 throw new StoreConflictException(stored.get());
             }
         } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
-            nodes.abandon(w);
             throw new StoreConflictException(read().orElseThrow(() -> new StoreUnavailableException(
                     "the ring at " + describe() + " changed while it was being re-seeded")));
         } catch (StoreConflictException | StoreUnavailableException | StateTooLargeException e) {
@@ -799,22 +767,8 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     /** A read after a sync: what the ensemble's leader has, not a lagging server. */
     private Optional<PersistedState> freshRead() {
-        sync();
+        nodes.sync(connectTimeout);
         return read();
-    }
-
-    private void sync() {
-        CountDownLatch done = new CountDownLatch(1);
-        try {
-            client.sync().inBackground((c, event) -> done.countDown()).forPath(statePath);
-            if (!done.await(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.debug("A sync of {} did not finish within {} ms", statePath, connectTimeout.toMillis());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            log.debug("Could not sync {}: {}", statePath, e.getMessage());
-        }
     }
 
     private Optional<PersistedState> read() {
@@ -863,32 +817,12 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
     }
 
-    /** The znodes of this ring's state. */
-    ZooKeeperStateNodes nodes() {
-        return nodes;
-    }
-
     byte[] encode(PersistedState state) {
-        return gzip(codec.encode(state));
-    }
-
-    /** The bytes of a state's znode: its StateCodec JSON, gzipped. */
-    static byte[] gzip(byte[] json) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        return nodes.encode(state);
     }
 
     PersistedState decode(byte[] data) {
-        try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(data))) {
-            return codec.decode(gz.readAllBytes());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not a gzipped ring state: " + e.getMessage(), e);
-        }
+        return nodes.decode(data);
     }
 
     @Override

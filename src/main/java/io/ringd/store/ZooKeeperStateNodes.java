@@ -1,16 +1,24 @@
 package io.ringd.store;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -18,6 +26,7 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ringd.state.PersistedState;
 import io.ringd.state.StateTooLargeException;
 import io.ringd.state.StoreUnavailableException;
 
@@ -84,9 +93,17 @@ final class ZooKeeperStateNodes {
     private final String statePath;
     private final String chunksPath;
     private final long maxStateBytes;
+    private final StateCodec codec = new StateCodec();
 
-    /** What a write puts in {@code <ring>/state}; {@code chunksId} is null when the state is not chunked. */
-    record Written(byte[] stateData, String chunksId) {
+    /**
+     * What a write puts in {@code <ring>/state}; {@code chunksId} is null when the state is not chunked;
+     * {@code stat}, once written, the state znode's.
+     */
+    record Written(byte[] stateData, String chunksId, Stat stat) {
+
+        Written at(Stat stat) {
+            return new Written(stateData, chunksId, stat);
+        }
     }
 
     /** A state read: its encoded bytes, the stat of {@code <ring>/state}, and its chunks' id (or null). */
@@ -165,7 +182,7 @@ final class ZooKeeperStateNodes {
     Written prepare(byte[] encoded, boolean makeParents) throws Exception {
         refuseIfTooLarge(encoded);
         if (encoded.length <= CHUNK_BYTES) {
-            return new Written(encoded, null);
+            return new Written(encoded, null, null);
         }
         byte[] random = new byte[8];
         RANDOM.nextBytes(random);
@@ -188,11 +205,55 @@ final class ZooKeeperStateNodes {
                 client.create().forPath(chunk(id, i),
                         Arrays.copyOfRange(encoded, from, Math.min(encoded.length, from + CHUNK_BYTES)));
             }
+        } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
+            abandon(id);
+            throw new StoreUnavailableException("ZooKeeper lost the connection while the chunks of a state were "
+                    + "written to " + chunksPath + ", before the state was: it was not stored", e);
         } catch (Exception e) {
             abandon(id);
             throw e;
         }
-        return new Written(new Manifest(id, count, encoded.length, sha256(encoded)).bytes(), id);
+        return new Written(new Manifest(id, count, encoded.length, sha256(encoded)).bytes(), id, null);
+    }
+
+    /**
+     * Sets the state to {@code encoded} if its znode is at {@code version} (the compare-and-set), its chunks
+     * written first when it is large, and those of the state it replaced ({@code replaced}) deleted after.
+     * When it is refused (another write first, the state gone) the chunks just written are deleted; after a
+     * connection loss they are left to the sweep (it may have been stored).
+     *
+     * @throws StateTooLargeException over the cap, before anything is written
+     */
+    Written replace(byte[] encoded, int version, String replaced) throws Exception {
+        Written w = prepare(encoded, false);
+        Stat stat;
+        try {
+            stat = client.setData().withVersion(version).forPath(statePath, w.stateData());
+        } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+            abandon(w);
+            throw e;
+        }
+        committed(w, replaced, stat);
+        return w.at(stat);
+    }
+
+    /**
+     * Creates the state (and the ring's node if needed) holding {@code encoded}, its chunks written first
+     * when it is large; when there is one already ({@link KeeperException.NodeExistsException}) the chunks
+     * just written are deleted.
+     *
+     * @throws StateTooLargeException over the cap, before anything is written
+     */
+    Written create(byte[] encoded) throws Exception {
+        Written w = prepare(encoded, true);
+        Stat stat = new Stat();
+        try {
+            client.create().creatingParentsIfNeeded().storingStatIn(stat).forPath(statePath, w.stateData());
+        } catch (KeeperException.NodeExistsException e) {
+            abandon(w);
+            throw e;
+        }
+        return w.at(stat);
     }
 
     /** After a write that did not commit: its chunks deleted (best effort). */
@@ -206,7 +267,7 @@ final class ZooKeeperStateNodes {
      * After a write committed as {@code stat}, replacing a state whose chunks' id was {@code replaced}: the
      * chunks no longer named deleted (best effort), when there may be any.
      */
-    void committed(Written w, String replaced, Stat stat) {
+    private void committed(Written w, String replaced, Stat stat) {
         if (w.chunksId() != null || replaced != null) {
             sweep(w.chunksId(), stat.getMzxid());
         }
@@ -269,6 +330,21 @@ final class ZooKeeperStateNodes {
             throw new ChunksGone("the SHA-256 does not match");
         }
         return bytes;
+    }
+
+    /** Waits (at most {@code timeout}) until the server this client reads from has what the leader has. */
+    void sync(Duration timeout) {
+        CountDownLatch done = new CountDownLatch(1);
+        try {
+            client.sync().inBackground((c, event) -> done.countDown()).forPath(statePath);
+            if (!done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.debug("A sync of {} did not finish within {} ms", statePath, timeout.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.debug("Could not sync {}: {}", statePath, e.getMessage());
+        }
     }
 
     /** Deletes the chunks the current state does not name and that no write in progress may (best effort). */
@@ -341,6 +417,30 @@ final class ZooKeeperStateNodes {
 
     private String chunk(String id, int i) {
         return chunksPath + "/" + id + "-" + i;
+    }
+
+    /** The bytes of a state: its StateCodec JSON, gzipped. */
+    byte[] encode(PersistedState state) {
+        return gzip(codec.encode(state));
+    }
+
+    static byte[] gzip(byte[] json) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** @throws IllegalArgumentException when {@code data} is no gzipped ring state */
+    PersistedState decode(byte[] data) {
+        try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(data))) {
+            return codec.decode(gz.readAllBytes());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a gzipped ring state: " + e.getMessage(), e);
+        }
     }
 
     static String sha256(byte[] bytes) {

@@ -103,7 +103,7 @@ class ZooKeeperStateSizeTest {
     /** The encoded (gzipped StateCodec JSON) size of {@code nodes} with 127 kept deltas of {@code batch} puts. */
     int size(String what, List<Node> nodes, int batch) {
         byte[] json = new StateCodec().encode(state(nodes, batch));
-        int gz = ZooKeeperRingStore.gzip(json).length;
+        int gz = ZooKeeperStateNodes.gzip(json).length;
         System.out.printf("ZooKeeper state size, %s: JSON %,d bytes, gzipped %,d bytes (%.2f MiB; jute.maxbuffer "
                 + "1 MiB)%n", what, json.length, gz, gz / (double) ONE_MIB);
         return gz;
