@@ -183,6 +183,41 @@ class ZooKeeperChunkedStateTest {
         }
     }
 
+    @Test
+    void leftoverChunks_areSweptAfterAWriteAndAtStart_neverThoseOfAWriteInProgress() throws Exception {
+        String path = "/chunked-sweep";
+        PersistedState big = ZooKeeperStateSizeTest.state(ZooKeeperStateSizeTest.longestIds(random), 1);
+        ZooKeeperStateNodes nodes = new ZooKeeperStateNodes(look, path, 64 << 20);
+        nodes.create(nodes.encode(at(1, big, List.of())));
+        look.create().creatingParentsIfNeeded().forPath(path + "/chunks/aaaa-0", new byte[1]); // a writer died
+        ZooKeeperStateNodes.Written first = nodes.replace(nodes.encode(at(2, big, big.nodes())), 0, null);
+        assertOnlyCurrentChunks(path);
+        look.create().forPath(path + "/chunks/bbbb-0", new byte[1]); // a write in progress: after the state
+        nodes.sweep();
+        assertThat(look.checkExists().forPath(path + "/chunks/bbbb-0")).as("in progress: left").isNotNull();
+        ZooKeeperStateNodes.Written second = nodes.replace(nodes.encode(at(3, big, big.nodes())),
+                first.stat().getVersion(), first.chunksId());
+        assertOnlyCurrentChunks(path); // bbbb's writer can no longer commit: it compares against an older state
+        ZooKeeperStateNodes.Written small = nodes.replace(nodes.encode(at(4, big, List.of())),
+                second.stat().getVersion(), second.chunksId());
+        assertOnlyCurrentChunks(path);
+        look.create().forPath(path + "/chunks/cccc-0", new byte[1]);
+        nodes.replace(nodes.encode(at(5, big, List.of())), small.stat().getVersion(), null); // small over small
+        assertThat(look.getChildren().forPath(path + "/chunks")).containsExactly("cccc-0");
+        try (ZooKeeperRingStore store = store(path, null)) {
+            RingService service = new RingService(store, RingSettings.defaults(), 128, List.of());
+            awaitTrue("writable", store::writable);
+            assertThat(service.current().version()).isEqualTo(5);
+            awaitTrue("the leftover swept at start", () -> {
+                try {
+                    return look.getChildren().forPath(path + "/chunks").isEmpty();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+
     /** Whether the state at {@code path} is a plain gzip stream, as before chunking. */
     static boolean gzipped(String path) throws Exception {
         byte[] data = look.getData().forPath(path + "/state");
