@@ -3,6 +3,10 @@ package io.ringd.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +23,12 @@ import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.unit.DataSize;
 
+import io.ringd.RingdApplication;
 import io.ringd.ring.Change;
 import io.ringd.ring.HashRing;
 import io.ringd.ring.Node;
@@ -33,12 +41,15 @@ import io.ringd.state.StateTooLargeException;
 /**
  * A ring's state too large for one znode on a real ZooKeeper server (curator-test): written as chunks and a
  * manifest (see the design note of {@link ZooKeeperStateNodes}), read back whole, followed by another
- * instance, cleaned up after, refused over the cap; a small state stays one plain gzipped znode.
+ * instance, cleaned up after, refused over the cap (through the API too: 400, nothing changed); a small
+ * state stays one plain gzipped znode.
  */
 class ZooKeeperChunkedStateTest {
 
     static final int ONE_MIB = 1 << 20;
     static final Duration SOON = Duration.ofSeconds(30);
+    static final String TOKEN = "zookeeper-chunked-state-admin-token-0123456789";
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     static TestingServer zk;
     static CuratorFramework look;
@@ -161,6 +172,49 @@ class ZooKeeperChunkedStateTest {
             assertThat(service.current().version()).isEqualTo(before.version());
             assertThat(service.current().fingerprint()).isEqualTo(before.fingerprint());
             assertThat(service.put(Node.of("after", 1), null).state().version()).isEqualTo(before.version() + 1);
+        }
+    }
+
+    @Test
+    void aWriteOverTheCap_throughTheApi_is400LimitExceeded_andChangesNothing() throws Exception {
+        String path = "/chunked-api";
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(RingdApplication.class).run(
+                "--server.port=0", "--spring.main.banner-mode=off", "--ringd.store=zookeeper",
+                "--ringd.zookeeper.connect=" + zk.getConnectString(), "--ringd.zookeeper.path=" + path,
+                "--ringd.zookeeper.new-ring-wait=0s", "--ringd.zookeeper.max-state-bytes=1MB",
+                "--ringd.admin.token=" + TOKEN, "--logging.level.io.ringd=WARN",
+                "--logging.level.org.apache.zookeeper=ERROR", "--logging.level.org.apache.curator=ERROR")) {
+            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+            awaitTrue("the ring made", () -> {
+                try {
+                    return look.checkExists().forPath(path + "/state") != null;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Stat before = look.checkExists().forPath(path + "/state");
+            StringBuilder body = new StringBuilder("{\"changes\":[");
+            List<Node> nodes = ZooKeeperStateSizeTest.longestIds(random).subList(0, HashRing.MAX_NODES);
+            for (int i = 0; i < nodes.size(); i++) {
+                body.append(i == 0 ? "" : ",").append("{\"op\":\"put\",\"id\":\"").append(nodes.get(i).id())
+                        .append("\",\"weight\":1}");
+            }
+            body.append("]}");
+            HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + port + "/membership")).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.body()).contains("urn:ringd:problem:limit-exceeded").contains("1048576 bytes")
+                    .contains("ringd.zookeeper.max-state-bytes").contains("nothing was changed");
+            Stat after = look.checkExists().forPath(path + "/state");
+            assertThat(after.getVersion()).isEqualTo(before.getVersion());
+            assertThat(look.checkExists().forPath(path + "/chunks")).isNull();
+            HttpResponse<String> ring = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                    + "/ring")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ring.statusCode()).isEqualTo(200);
+            assertThat(ring.body()).contains("\"version\":0");
         }
     }
 
