@@ -60,7 +60,7 @@ public final class ImportCommand {
             return FAILED;
         }
         ZooKeeperProperties zk = new ZooKeeperProperties(connect, opts.getOrDefault("ringd.zookeeper.path", "/ringd"),
-                Duration.ofSeconds(15), timeout, Duration.ofSeconds(1), Duration.ZERO);
+                Duration.ofSeconds(15), timeout, Duration.ofSeconds(1), Duration.ZERO, null);
         Map<String, PersistedState> rings = new java.util.TreeMap<>();
         try (FileRingStores file = new FileRingStores(dataDir)) {
             Optional<PersistedState> loaded = file.store(RingNames.DEFAULT).load();

@@ -1,20 +1,13 @@
 package io.ringd.store;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -33,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import io.ringd.state.PersistedState;
 import io.ringd.state.RingNotFoundException;
 import io.ringd.state.RingStore;
+import io.ringd.state.StateTooLargeException;
 import io.ringd.state.StoreConflictException;
 import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
@@ -47,9 +41,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     /*
      * Design note. The whole state (settings, members, version, incarnation
      * and the kept history, in StateCodec's JSON, gzipped) is one znode,
-     * <path>/state, so a version and its history entry appear together or not
-     * at all. A write is setData with the znode version read with the ring
-     * version it replaces: a compare-and-set; another writer's version in
+     * <path>/state (or, when large, a manifest of chunks: below), so a
+     * version and its history entry appear together or not at all. A write
+     * is setData with the znode version read with the ring version it
+     * replaces: a compare-and-set; another writer's version in
      * between makes it fail with BadVersion, and the writer gets the stored
      * state back to catch up with and try again (RingService). Every version
      * is one setData, so the znode version and the ring version move
@@ -100,8 +95,12 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
      * (ZooKeeperRingStores.Elsewhere). Only a wipe (<path>/rings gone too)
      * or another state written over the ring's is a lost store.
      *
-     * ZooKeeper refuses znodes over jute.maxbuffer (1 MiB by default): gzip
-     * keeps the state of a 10,000-node ring with its history well under it.
+     * ZooKeeper refuses requests over jute.maxbuffer (1 MiB by default): a
+     * state larger than one chunk (512 KiB gzipped) is written as chunks
+     * under <path>/chunks, and <path>/state then holds a manifest of them;
+     * the compare-and-set of <path>/state stays the one commit point
+     * (ZooKeeperStateNodes). A manifest's event is read on the catch-up
+     * thread, never on Curator's: reading its chunks blocks.
      */
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRingStore.class);
@@ -125,7 +124,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     private final Duration connectTimeout;
     private final Duration newRingWait;
     private final CuratorFramework client;
-    private final StateCodec codec = new StateCodec();
+    /** {@code <path>/state} and its chunks. */
+    private final ZooKeeperStateNodes nodes;
+    /** Whether a read of a chunked state is queued for the catch-up thread (one at a time). */
+    private final AtomicBoolean chunkedPending = new AtomicBoolean();
     /** One thread, there only while there is work: a hundred idle rings hold no threads. */
     private final ScheduledThreadPoolExecutor catchUp = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "ringd-zookeeper-catch-up");
@@ -135,6 +137,8 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     /** The ring version and znode version last read or written; guarded by this. */
     private long knownVersion = -1;
     private int knownZnodeVersion = -1;
+    /** The chunks' id of the state at knownZnodeVersion, or null when it is not chunked; guarded by this. */
+    private String knownChunks;
     private volatile boolean connected;
     private volatile boolean caughtUp;
     private volatile Consumer<PersistedState> follower;
@@ -188,6 +192,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         this.elsewhere = elsewhere;
         this.connect = props.connect();
         this.statePath = base + "/state";
+        this.nodes = new ZooKeeperStateNodes(client, base, props.maxStateBytes().toBytes());
         this.lockPath = base + "/write-lock";
         this.markers = new ZooKeeperMarkers(client, base + "/instances", name == null);
         this.connectTimeout = props.connectTimeout();
@@ -313,14 +318,16 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             }
         }
         try {
-            Stat stat = client.setData().withVersion(knownZnodeVersion).forPath(statePath, encode(state));
-            remember(state.version(), stat.getVersion());
+            ZooKeeperStateNodes.Written w = nodes.replace(encode(state), knownZnodeVersion, knownChunks);
+            remember(state.version(), w.stat().getVersion(), w.chunksId());
             seen(state);
         } catch (KeeperException.BadVersionException e) {
             throw new StoreConflictException(checked());
         } catch (KeeperException.NoNodeException e) {
             checked();
             throw new StoreLostException(gone());
+        } catch (StateTooLargeException | StoreUnavailableException e) {
+            throw e; // refused, or cut short among the chunks: not stored
         } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") lost the connection while storing "
                     + "version " + state.version() + ": it may have been stored", e, true);
@@ -385,8 +392,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             }
         }
         try {
-            client.create().creatingParentsIfNeeded().forPath(statePath, encode(initial));
-            remember(initial.version(), 0);
+            remember(initial.version(), 0, nodes.create(encode(initial)).chunksId());
             log.info("Stored a new ring (version {}, incarnation {}) at {}", initial.version(),
                     initial.incarnation(), describe());
             return initial;
@@ -436,32 +442,26 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (!connected) {
             throw notConnected();
         }
+        byte[] encoded = encode(state);
+        nodes.refuseIfTooLarge(encoded); // before anything is read or written
         try {
-            sync();
-            Stat stat = new Stat();
-            Optional<PersistedState> stored;
-            try {
-                stored = Optional.of(decode(client.getData().storingStatIn(stat).forPath(statePath)));
-            } catch (KeeperException.NoNodeException e) {
-                stored = Optional.empty();
-            }
+            nodes.sync(connectTimeout);
+            ZooKeeperStateNodes.Read r = nodes.read();
+            Optional<PersistedState> stored = r == null ? Optional.empty() : Optional.of(decode(r.encoded()));
             if (stored.isEmpty()) {
-                client.create().creatingParentsIfNeeded().forPath(statePath, encode(state));
-                remember(state.version(), 0);
-                Stat made = client.checkExists().forPath(statePath);
-                if (made != null) {
-                    servedCzxid = made.getCzxid(); // a state made again by the re-seed, not another ring
-                }
+                ZooKeeperStateNodes.Written made = nodes.create(encoded);
+                remember(state.version(), 0, made.chunksId());
+                servedCzxid = made.stat().getCzxid(); // a state made again by the re-seed, not another ring
             } else if (replacing != null && replacing.equals(stored.get().incarnation())) {
-                Stat written = client.setData().withVersion(stat.getVersion()).forPath(statePath, encode(state));
-                remember(state.version(), written.getVersion());
+                ZooKeeperStateNodes.Written w = nodes.replace(encoded, r.stat().getVersion(), r.chunksId());
+                remember(state.version(), w.stat().getVersion(), w.chunksId());
             } else {
                 throw new StoreConflictException(stored.get());
             }
         } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
             throw new StoreConflictException(read().orElseThrow(() -> new StoreUnavailableException(
                     "the ring at " + describe() + " changed while it was being re-seeded")));
-        } catch (StoreConflictException | StoreUnavailableException e) {
+        } catch (StoreConflictException | StoreUnavailableException | StateTooLargeException e) {
             throw e;
         } catch (Exception e) {
             throw new StoreUnavailableException("ZooKeeper (" + connect + ") did not store the re-seeded ring: "
@@ -547,6 +547,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             Optional<PersistedState> stored = check();
             if (following()) {
                 stored.ifPresent(f);
+                nodes.sweep(); // chunks a write cut short left behind
             }
             caughtUp = connected;
         } catch (RuntimeException e) {
@@ -600,6 +601,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (f == null || node.getData() == null) {
             return;
         }
+        if (ZooKeeperStateNodes.isManifest(node.getData())) {
+            readChunked(); // reading the chunks blocks: never on Curator's thread
+            return;
+        }
         try {
             PersistedState ps = decode(node.getData());
             String mine = served;
@@ -612,7 +617,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             }
             synchronized (this) {
                 if (ps.version() > knownVersion) {
-                    remember(ps.version(), node.getStat().getVersion());
+                    remember(ps.version(), node.getStat().getVersion(), null);
                     readCzxid = node.getStat().getCzxid();
                     readIncarnation = ps.incarnation();
                 }
@@ -629,6 +634,20 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             });
         } catch (RuntimeException e) {
             log.error("Could not apply the ring stored at {}: {}", describe(), e.getMessage(), e);
+        }
+    }
+
+    /** A chunked state changed: read (and judged) on the catch-up thread, once for any number of events. */
+    private void readChunked() {
+        if (chunkedPending.compareAndSet(false, true)) {
+            try {
+                catchUp.execute(() -> {
+                    chunkedPending.set(false);
+                    recheck();
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                chunkedPending.set(false); // closing
+            }
         }
     }
 
@@ -748,37 +767,25 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
 
     /** A read after a sync: what the ensemble's leader has, not a lagging server. */
     private Optional<PersistedState> freshRead() {
-        sync();
+        nodes.sync(connectTimeout);
         return read();
-    }
-
-    private void sync() {
-        CountDownLatch done = new CountDownLatch(1);
-        try {
-            client.sync().inBackground((c, event) -> done.countDown()).forPath(statePath);
-            if (!done.await(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.debug("A sync of {} did not finish within {} ms", statePath, connectTimeout.toMillis());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            log.debug("Could not sync {}: {}", statePath, e.getMessage());
-        }
     }
 
     private Optional<PersistedState> read() {
         try {
-            Stat stat = new Stat();
-            byte[] data = client.getData().storingStatIn(stat).forPath(statePath);
-            PersistedState ps = decode(data);
+            ZooKeeperStateNodes.Read r = nodes.read();
+            if (r == null) {
+                return Optional.empty();
+            }
+            PersistedState ps = decode(r.encoded());
             synchronized (this) {
-                remember(ps.version(), stat.getVersion());
-                readCzxid = stat.getCzxid();
+                remember(ps.version(), r.stat().getVersion(), r.chunksId());
+                readCzxid = r.stat().getCzxid();
                 readIncarnation = ps.incarnation();
             }
             return Optional.of(ps);
-        } catch (KeeperException.NoNodeException e) {
-            return Optional.empty();
+        } catch (StoreUnavailableException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("the ring stored at " + describe() + " cannot be read: "
                     + e.getMessage(), e);
@@ -792,9 +799,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 "this instance is not connected to ZooKeeper now: the change was not applied", null);
     }
 
-    private void remember(long version, int znodeVersion) {
+    private void remember(long version, int znodeVersion, String chunks) {
         knownVersion = version;
         knownZnodeVersion = znodeVersion;
+        knownChunks = chunks;
     }
 
     private void awaitConnection() {
@@ -810,26 +818,11 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
     }
 
     byte[] encode(PersistedState state) {
-        return gzip(codec.encode(state));
-    }
-
-    /** The bytes of a state's znode: its StateCodec JSON, gzipped. */
-    static byte[] gzip(byte[] json) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        return nodes.encode(state);
     }
 
     PersistedState decode(byte[] data) {
-        try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(data))) {
-            return codec.decode(gz.readAllBytes());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not a gzipped ring state: " + e.getMessage(), e);
-        }
+        return nodes.decode(data);
     }
 
     @Override

@@ -136,13 +136,20 @@ public final class ZooKeeperRingStores implements RingStores {
     public void create(String name, PersistedState initial) {
         awaitConnection();
         String ring = ringPath(name);
-        byte[] state = defaultStore.encode(initial);
+        byte[] encoded = defaultStore.encode(initial);
+        ZooKeeperStateNodes nodes = new ZooKeeperStateNodes(client, ring, props.maxStateBytes().toBytes());
+        nodes.refuseIfTooLarge(encoded); // before anything is written
+        ZooKeeperStateNodes.Written written = null;
         try {
             try {
                 client.create().creatingParentsIfNeeded().forPath(ringsPath);
             } catch (KeeperException.NodeExistsException e) {
                 // made with the first ring
             }
+            // a new ring's state is tiny; a larger one (never made so today) is chunked first, and committed
+            // with the rest in the multi-operation below
+            written = nodes.prepare(encoded, true);
+            byte[] state = written.stateData();
             List<CuratorOp> ops = new ArrayList<>();
             if (client.checkExists().forPath(ring) == null) {
                 ops.add(client.transactionOp().create().forPath(ring));
@@ -155,6 +162,7 @@ public final class ZooKeeperRingStores implements RingStores {
             ops.add(touch("made " + name));
             client.transaction().forOperations(ops);
         } catch (KeeperException.NodeExistsException e) {
+            nodes.abandon(written);
             throw new RingConflictException("a ring named " + name + " exists already (made through another "
                     + "instance)");
         } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {

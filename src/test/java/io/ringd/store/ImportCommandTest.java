@@ -64,7 +64,7 @@ class ImportCommandTest {
 
     ZooKeeperRingStore zookeeperStore(String path) {
         return new ZooKeeperRingStore(new ZooKeeperProperties(zk.getConnectString(), path, Duration.ofSeconds(15),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO));
+                Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO, null));
     }
 
     @Test
@@ -99,7 +99,7 @@ class ImportCommandTest {
         assertThat(code).as(err.toString()).isEqualTo(ImportCommand.OK);
         assertThat(out.toString()).contains("the ring sessions, version 2 (2 nodes, 3 versions kept)");
         try (ZooKeeperRingStores target = new ZooKeeperRingStores(new ZooKeeperProperties(zk.getConnectString(),
-                "/with-rings", Duration.ofSeconds(15), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO))) {
+                "/with-rings", Duration.ofSeconds(15), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO, null))) {
             assertThat(target.names()).containsExactly("sessions");
             assertThat(target.store("sessions").load().orElseThrow()).isEqualTo(sessions);
             assertThat(target.store("default").load().orElseThrow()).isEqualTo(file);

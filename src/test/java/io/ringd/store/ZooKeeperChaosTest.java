@@ -213,7 +213,7 @@ class ZooKeeperChaosTest {
             byte[] data;
             try (ZooKeeperRingStore codec = new ZooKeeperRingStore(new ZooKeeperProperties(cluster.getConnectString(),
                     "/ringd-codec-only", Duration.ofSeconds(10), Duration.ofSeconds(3), Duration.ofSeconds(1),
-                    Duration.ZERO))) {
+                    Duration.ZERO, null))) {
                 data = codec.encode(other);
             }
             zk.setData().forPath(PATH + "/state", data);

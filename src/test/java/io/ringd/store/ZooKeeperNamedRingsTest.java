@@ -64,7 +64,7 @@ class ZooKeeperNamedRingsTest {
     static void anOldPathAndTwoInstances() throws Exception {
         zk = new TestingServer(true);
         ZooKeeperProperties props = new ZooKeeperProperties(zk.getConnectString(), PATH, Duration.ofSeconds(10),
-                Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ZERO);
+                Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ZERO, null);
         try (ZooKeeperRingStore store = new ZooKeeperRingStore(props)) {
             RingService service = new RingService(store, RingSettings.defaults(), 128, List.of());
             awaitTrue("the old store writable", store::writable);

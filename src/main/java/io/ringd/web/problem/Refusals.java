@@ -12,6 +12,7 @@ import io.ringd.state.BusyException;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNotFoundException;
+import io.ringd.state.StateTooLargeException;
 import io.ringd.state.StoreLostException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
@@ -36,6 +37,8 @@ final class Refusals {
             naming(RingException.UnknownNode.class, Problems.NODE_NOT_FOUND, "id"),
             new Refusal<>(RingException.LimitExceeded.class, (e, field) -> Problems.LIMIT_EXCEEDED
                     .detail(e.getMessage() + "; nothing was changed", field)),
+            new Refusal<>(StateTooLargeException.class, (e, field) -> Problems.LIMIT_EXCEEDED
+                    .detail(e.getMessage() + "; nothing was changed", null)),
             naming(RingException.InvalidBatch.class, Problems.BAD_REQUEST, "changes"),
             naming(RingException.DuplicatePlacement.class, Problems.BAD_REQUEST, "hashKey"),
             naming(RingNotFoundException.class, Problems.RING_NOT_FOUND, "ring"),

@@ -21,4 +21,16 @@ class ProblemHandlerTest {
             assertThat(p.getDetail()).contains("unexpected").doesNotContain("a bug's message");
         }
     }
+
+    @Test
+    void aStateOverTheStoresCap_isA400LimitExceeded_namingTheSizeAndTheCap() throws Exception {
+        ProblemHandler handler = new ProblemHandler(new ProblemWriter());
+        var r = handler.refused(new io.ringd.state.StateTooLargeException(3_000_000, 1_048_576,
+                "ringd.zookeeper.max-state-bytes"));
+        assertThat(r.getStatusCode().value()).isEqualTo(400);
+        var p = (org.springframework.http.ProblemDetail) r.getBody();
+        assertThat(p.getType().toString()).isEqualTo("urn:ringd:problem:limit-exceeded");
+        assertThat(p.getDetail()).contains("3000000 bytes").contains("1048576 bytes")
+                .contains("ringd.zookeeper.max-state-bytes").endsWith("nothing was changed");
+    }
 }
