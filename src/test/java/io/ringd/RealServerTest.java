@@ -208,6 +208,21 @@ public abstract class RealServerTest {
 
     /** Puts every node, as one batch: {@code "A:1", "B:2:eu-1a"} (id:weight[:zone]). */
     protected long putAll(String... specs) {
+        Response r = batch(changesOf(specs).toString());
+        assertThat(r.statusCode()).as("batch: %s", r.asString()).isEqualTo(200);
+        return json(r).get("version").asLong();
+    }
+
+    /** Puts every node into the ring {@code ring} (docs/ring.md section 22), as one batch; the version it made. */
+    protected long putAllInto(String ring, String... specs) {
+        Response r = adminJson("{\"changes\":" + changesOf(specs) + "}").post("/rings/" + ring + "/membership");
+        assertThat(r.statusCode()).as("batch into %s: %s", ring, r.asString()).isEqualTo(200);
+        assertThat(r.header("X-Ring-Name")).isEqualTo(ring);
+        return json(r).get("version").asLong();
+    }
+
+    /** The put changes of {@code specs} ("id:weight[:zone]"). */
+    protected static ArrayNode changesOf(String... specs) {
         ArrayNode changes = JSON.createArrayNode();
         for (String spec : specs) {
             String[] p = spec.split(":");
@@ -216,9 +231,7 @@ public abstract class RealServerTest {
                 c.put("zone", p[2]);
             }
         }
-        Response r = batch(changes.toString());
-        assertThat(r.statusCode()).as("batch: %s", r.asString()).isEqualTo(200);
-        return json(r).get("version").asLong();
+        return changes;
     }
 
     /** The library's ring for the server's current settings and members (GET /ring). */

@@ -21,8 +21,6 @@ import io.restassured.response.Response;
 import io.ringd.RealServerTest;
 import io.ringd.ring.HashRing;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The client on named rings (docs/ring.md section 22), against the real
@@ -66,18 +64,7 @@ class RingClientRingsApiTest extends RealServerTest {
 
     /** Puts nodes ("id:weight[:zone]") into the ring {@code name}, one batch; the version it made. */
     private long putInto(String name, String... specs) {
-        ArrayNode changes = JSON.createArrayNode();
-        for (String spec : specs) {
-            String[] p = spec.split(":");
-            ObjectNode c = changes.addObject().put("op", "put").put("id", p[0]).put("weight", Double.parseDouble(p[1]));
-            if (p.length > 2) {
-                c.put("zone", p[2]);
-            }
-        }
-        Response r = adminJson("{\"changes\":" + changes + "}").post("/rings/" + name + "/membership");
-        assertThat(r.statusCode()).as("batch into %s: %s", name, r.asString()).isEqualTo(200);
-        assertThat(r.header("X-Ring-Name")).isEqualTo(name);
-        return json(r).get("version").asLong();
+        return putAllInto(name, specs);
     }
 
     private RingClient client(String ring) {

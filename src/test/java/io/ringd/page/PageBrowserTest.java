@@ -706,19 +706,7 @@ class PageBrowserTest extends RealServerTest {
                     .post("/rings");
             assertThat(made.statusCode()).as(made.asString()).isEqualTo(201);
         }
-        ArrayNode changes = JSON.createArrayNode();
-        for (String spec : specs) {
-            String[] p = spec.split(":");
-            ObjectNode c = changes.addObject().put("op", "put").put("id", p[0]).put("weight", Double.parseDouble(p[1]));
-            if (p.length > 2) {
-                c.put("zone", p[2]);
-            }
-        }
-        ObjectNode body = JSON.createObjectNode();
-        body.set("changes", changes);
-        Response r = adminJson(body.toString()).post("/rings/" + name + "/membership");
-        assertThat(r.statusCode()).as("batch on %s: %s", name, r.asString()).isEqualTo(200);
-        return json(r).get("version").asLong();
+        return putAllInto(name, specs);
     }
 
     /** Waits until the page has drawn version {@code v} (the ring and the table). */
