@@ -604,6 +604,16 @@ public final class RingService {
         }
     }
 
+    /** Serves this ring again after {@link #delete}, when its store could not delete it. */
+    void undelete() {
+        writes.lock();
+        try {
+            deleted = null;
+        } finally {
+            writes.unlock();
+        }
+    }
+
     /** Whether this ring was deleted ({@link #delete}). */
     public boolean isDeleted() {
         return deleted != null;

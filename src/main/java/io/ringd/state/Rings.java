@@ -172,7 +172,15 @@ public final class Rings implements AutoCloseable {
             if (r.isDefault()) {
                 throw new RingConflictException("the ring default always exists and cannot be deleted");
             }
-            stores.delete(name);
+            // no write of the ring runs from here on (one in progress finishes first), so none lands in a
+            // store being deleted; a delete the store refuses leaves the ring served as it was
+            r.service().delete(name);
+            try {
+                stores.delete(name);
+            } catch (RuntimeException e) {
+                r.service().undelete();
+                throw e;
+            }
             drop(r);
             log.info("Deleted the ring {}", name);
         }
