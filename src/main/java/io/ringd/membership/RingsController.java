@@ -83,7 +83,6 @@ class RingsController {
         if (name == null) {
             throw new io.ringd.state.InvalidInputException("name", "name is required: the new ring's name");
         }
-        RingNames.check(name, "name");
         ServedRing ring = rings.create(name, body.settings() == null ? null : body.settings().toPatch());
         RingState s = ring.service().current();
         RingHeaders.set(response, ring, s.version());
@@ -124,10 +123,7 @@ class RingsController {
     }
 
     private ServedRing named(String name) {
-        if (!RingNames.valid(name)) {
-            RingNames.check(name, "ring");
-        }
-        return rings.get(name);
+        return rings.get(RingNames.check(name, "ring"));
     }
 
     static RingsJson.Summary summary(ServedRing r) {

@@ -103,10 +103,15 @@ public final class Rings implements AutoCloseable {
     public ServedRing get(String name) {
         ServedRing r = name == null ? null : served.get(name);
         if (r == null) {
-            throw new RingNotFoundException(name, "no ring is named " + name + (RingNames.valid(name) ? ""
-                    : " (not a ring name)") + ": GET /rings lists them, POST /rings makes one");
+            throw new RingNotFoundException(name, notFound(name));
         }
         return r;
+    }
+
+    /** What an answer says of a ring {@code name} that is not served. */
+    public static String notFound(String name) {
+        return "no ring is named " + name + (RingNames.valid(name) ? "" : " (not a ring name)")
+                + ": GET /rings lists them, POST /rings makes one";
     }
 
     /** The ring {@code name}, or {@code null}. */

@@ -18,6 +18,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ServletRequestPathUtils;
 import org.springframework.web.util.UrlPathHelper;
 
+import io.ringd.state.InvalidInputException;
 import io.ringd.state.RingNames;
 import io.ringd.state.Rings;
 import io.ringd.state.ServedRing;
@@ -106,23 +107,21 @@ public class RingPaths extends OncePerRequestFilter {
         }
         String name = rest.substring(0, slash);
         String remainder = rest.substring(slash);
-        if (!RingNames.valid(name)) {
-            problems.write(response, Problems.BAD_REQUEST, "a ring name is 1 to 63 characters of a-z, 0-9 and '-', "
-                    + "starting and ending with a letter or digit: " + shown(name), "ring");
+        try {
+            RingNames.check(name, "ring");
+        } catch (InvalidInputException e) {
+            problems.write(response, Problems.BAD_REQUEST, e.getMessage(), e.field());
             return;
         }
         ServedRing ring = rings.find(name);
         if (ring == null && pageOfMissing(request, remainder)) {
             // the page says that the ring does not exist (its page is 404, its files are the page's own)
             request.setAttribute(MISSING, name);
-            request.removeAttribute(ServletRequestPathUtils.PATH_ATTRIBUTE);
-            request.removeAttribute(UrlPathHelper.PATH_ATTRIBUTE);
-            chain.doFilter(new Prefixless(request, context + remainder, PREFIX.length() + name.length()), response);
+            chain.doFilter(withoutPrefix(request, name, remainder), response);
             return;
         }
         if (ring == null) {
-            problems.write(response, Problems.RING_NOT_FOUND, "no ring is named " + name
-                    + ": GET /rings lists them, POST /rings makes one", "ring");
+            problems.write(response, Problems.RING_NOT_FOUND, Rings.notFound(name), "ring");
             return;
         }
         if (!servedPerRing(remainder)) {
@@ -132,10 +131,14 @@ public class RingPaths extends OncePerRequestFilter {
         }
         request.setAttribute(ATTRIBUTE, ring);
         request.setAttribute(ORIGINAL_PATH, path);
+        chain.doFilter(withoutPrefix(request, name, remainder), response);
+    }
+
+    /** {@code request} as {@code remainder}, the path under {@code /rings/<name>}, with no path parsed before. */
+    private static HttpServletRequest withoutPrefix(HttpServletRequest request, String name, String remainder) {
         request.removeAttribute(ServletRequestPathUtils.PATH_ATTRIBUTE);
         request.removeAttribute(UrlPathHelper.PATH_ATTRIBUTE);
-        int cut = PREFIX.length() + name.length();
-        chain.doFilter(new Prefixless(request, context + remainder, cut), response);
+        return new Prefixless(request, request.getContextPath() + remainder, PREFIX.length() + name.length());
     }
 
     /**
@@ -167,10 +170,6 @@ public class RingPaths extends OncePerRequestFilter {
 
     /** The instance's own paths, never served under a ring's prefix. */
     private static final String[] INSTANCE_PATHS = {"/rings", "/actuator", "/v3/api-docs", "/swagger-ui", "/error"};
-
-    private static String shown(String name) {
-        return name.length() > 80 ? name.substring(0, 80) + "..." : name;
-    }
 
     /** The request with the ring's prefix taken off its path. */
     private static final class Prefixless extends HttpServletRequestWrapper {
