@@ -24,11 +24,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.ringd.RingdApplication;
 import io.ringd.ring.Node;
 import io.ringd.state.RingService;
 import io.ringd.state.RingSettings;
@@ -95,21 +93,7 @@ class ZooKeeperNamedRingsTest {
     }
 
     static ConfigurableApplicationContext start() {
-        return new SpringApplicationBuilder(RingdApplication.class).run(
-                "--server.port=0",
-                "--spring.main.banner-mode=off",
-                "--ringd.store=zookeeper",
-                "--ringd.zookeeper.connect=" + zk.getConnectString(),
-                "--ringd.zookeeper.path=" + PATH,
-                "--ringd.zookeeper.session-timeout=10s",
-                "--ringd.zookeeper.connect-timeout=3s",
-                "--ringd.zookeeper.new-ring-wait=1s",
-                "--ringd.admin.token=" + TOKEN,
-                "--ringd.watch.keep-alive=1s",
-                "--management.endpoint.health.show-details=always",
-                "--logging.level.io.ringd=WARN",
-                "--logging.level.org.apache.zookeeper=ERROR",
-                "--logging.level.org.apache.curator=ERROR");
+        return ZooKeeperStoreTest.start(zk.getConnectString(), PATH, TOKEN);
     }
 
     // ------------------------------------------------------------ tests

@@ -88,18 +88,23 @@ class ZooKeeperStoreTest {
     }
 
     static ConfigurableApplicationContext start() {
+        return start(cluster.getConnectString(), "/ringd-test", TOKEN);
+    }
+
+    /** A ringd instance on the ensemble {@code connect}, at {@code path}, with the admin token {@code token}. */
+    static ConfigurableApplicationContext start(String connect, String path, String token) {
         // command-line arguments: they win over application.yml, as an operator's would
         return new SpringApplicationBuilder(RingdApplication.class).run(
                 "--server.port=0",
                 "--spring.main.banner-mode=off",
                 "--ringd.store=zookeeper",
-                "--ringd.zookeeper.connect=" + cluster.getConnectString(),
-                "--ringd.zookeeper.path=/ringd-test",
+                "--ringd.zookeeper.connect=" + connect,
+                "--ringd.zookeeper.path=" + path,
                 "--ringd.zookeeper.session-timeout=10s",
                 "--ringd.zookeeper.connect-timeout=3s",
                 // a fresh ensemble: no instance can be coming back to it, so the first need not wait for one
                 "--ringd.zookeeper.new-ring-wait=1s",
-                "--ringd.admin.token=" + TOKEN,
+                "--ringd.admin.token=" + token,
                 "--ringd.watch.keep-alive=1s",
                 "--management.endpoint.health.show-details=always",
                 "--logging.level.io.ringd=WARN",
