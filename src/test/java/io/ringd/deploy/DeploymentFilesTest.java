@@ -66,7 +66,9 @@ class DeploymentFilesTest {
             "RingdStaleClients",
             "RingdClientVersionLagHigh",
             "RingdStoreNotWritable",
-            "RingdInstanceLagging");
+            "RingdInstanceLagging",
+            "RingdFollowersDiverged",
+            "RingdFollowersNotConverged");
 
     /** The metrics the service promises (docs/deployment.md lists them). */
     static final Set<String> CONTRACT_METRICS = Set.of(
@@ -83,7 +85,10 @@ class DeploymentFilesTest {
             "ringd_watch_delivery_seconds_max", "ringd_watch_delivery_seconds_bucket",
             "ringd_store_writable", "ringd_ring_loaded",
             "ringd_store_apply_seconds_count", "ringd_store_apply_seconds_sum",
-            "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket");
+            "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket",
+            "ringd_followers", "ringd_followers_converged_share",
+            "ringd_follower_apply_seconds_count", "ringd_follower_apply_seconds_sum",
+            "ringd_follower_apply_seconds_bucket");
 
     static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "state-timeline", "row");
 
@@ -230,7 +235,8 @@ class DeploymentFilesTest {
             }
         }
         assertThat(ringAlerts).contains("RingdFingerprintMismatch", "RingdRoutedShareSkew", "RingdStoreNotWritable",
-                "RingdInstanceLagging", "RingdStaleClients", "RingdClientVersionLagHigh", "RingdRingEmpty");
+                "RingdInstanceLagging", "RingdStaleClients", "RingdClientVersionLagHigh", "RingdRingEmpty",
+                "RingdFollowersDiverged", "RingdFollowersNotConverged");
     }
 
     /** The panels that compare the instances sharing one ring show one series per instance. */
@@ -336,6 +342,14 @@ class DeploymentFilesTest {
         assertThat(alerts.get("RingdStoreNotWritable").get("for")).isEqualTo("2m");
         assertThat(exprs.get("RingdInstanceLagging")).contains("max by (ring) (ringd_ring_version").contains("ringd_ring_loaded");
         assertThat(alerts.get("RingdInstanceLagging").get("for")).isEqualTo("2m");
+        assertThat(exprs.get("RingdFollowersDiverged")).contains("max by (ring) (ringd_followers{").contains("state=\"diverged\"")
+                .endsWith("> 0");
+        assertThat(alerts.get("RingdFollowersDiverged").get("for")).isEqualTo("1m");
+        assertThat(String.valueOf(map(alerts.get("RingdFollowersDiverged"), "annotations").get("description")))
+                .contains("GET /rings/{{ $labels.ring }}/followers?state=diverged");
+        assertThat(exprs.get("RingdFollowersNotConverged")).contains("max by (ring) (ringd_followers_converged_share{")
+                .endsWith("< 0.9");
+        assertThat(alerts.get("RingdFollowersNotConverged").get("for")).isEqualTo("10m");
     }
 
     @Test
