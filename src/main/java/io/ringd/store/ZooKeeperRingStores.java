@@ -28,6 +28,7 @@ import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNames;
 import io.ringd.state.RingStore;
 import io.ringd.state.RingStores;
+import io.ringd.state.SharedBoard;
 import io.ringd.state.StoreUnavailableException;
 
 /**
@@ -308,6 +309,15 @@ public final class ZooKeeperRingStores implements RingStores {
     @Override
     public boolean shared() {
         return true;
+    }
+
+    /** This process's id on the boards of every ring: random, as a restarted instance is another one. */
+    private final String boardInstance = String.format("%016x", new java.security.SecureRandom().nextLong());
+
+    @Override
+    public SharedBoard board(String name, String topic) {
+        String base = RingNames.DEFAULT.equals(name) ? ZooKeeperRingStore.base(props) : ringPath(name);
+        return new ZooKeeperBoard(client, base + "/" + topic, boardInstance);
     }
 
     @Override
