@@ -92,7 +92,7 @@ class DeploymentFilesTest {
             "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket",
             "ringd_followers", "ringd_followers_converged_share",
             "ringd_follower_apply_seconds_count", "ringd_follower_apply_seconds_sum",
-            "ringd_follower_apply_seconds_bucket");
+            "ringd_follower_apply_seconds_max", "ringd_follower_apply_seconds_bucket");
 
     static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "state-timeline", "row");
 
@@ -280,7 +280,7 @@ class DeploymentFilesTest {
      * The row "Followers": the ring's followers by state (stacked), the diverged ones (red from 1),
      * the converged share (a line at 90%, the alert's threshold) and the apply time's quantiles, each
      * read with the max over the instances (they export one shared view), the quantiles from the
-     * summed buckets.
+     * buckets summed over the instances (each times the reports it took).
      */
     @Test
     void dashboardShowsTheFollowersOfTheRingInARowOfTheirOwn() {
