@@ -195,6 +195,9 @@ final class RingFollowers implements RingListener, NodeLatencies {
 
     private void post(long now) {
         long changes = registry.localChanges();
+        if (changes == 0 && postedChanges < 0) {
+            return; // nothing reported here yet: nothing to post
+        }
         if (changes == postedChanges && now - postedAt < REFRESH_MILLIS || closed) {
             return;
         }

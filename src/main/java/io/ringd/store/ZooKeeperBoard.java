@@ -51,8 +51,10 @@ final class ZooKeeperBoard implements SharedBoard {
     private final Map<String, byte[]> whole = new HashMap<>();
     private int partsPosted;
     private volatile boolean closed;
+    private final Consumer<ZooKeeperBoard> onClose;
 
-    ZooKeeperBoard(CuratorFramework client, String path, String instance) {
+    ZooKeeperBoard(CuratorFramework client, String path, String instance, Consumer<ZooKeeperBoard> onClose) {
+        this.onClose = Objects.requireNonNull(onClose, "onClose");
         this.client = Objects.requireNonNull(client, "client");
         this.path = Objects.requireNonNull(path, "path");
         this.instance = Objects.requireNonNull(instance, "instance");
@@ -211,7 +213,11 @@ final class ZooKeeperBoard implements SharedBoard {
 
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
+        onClose.accept(this);
         CuratorCache c = cache;
         if (c != null) {
             c.close();

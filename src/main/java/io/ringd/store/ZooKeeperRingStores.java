@@ -317,8 +317,13 @@ public final class ZooKeeperRingStores implements RingStores {
     @Override
     public SharedBoard board(String name, String topic) {
         String base = RingNames.DEFAULT.equals(name) ? ZooKeeperRingStore.base(props) : ringPath(name);
-        return new ZooKeeperBoard(client, base + "/" + topic, boardInstance);
+        ZooKeeperBoard board = new ZooKeeperBoard(client, base + "/" + topic, boardInstance, boards::remove);
+        boards.add(board);
+        return board;
     }
+
+    /** The boards open, closed before the session. */
+    private final Set<ZooKeeperBoard> boards = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public String describe() {
@@ -332,6 +337,7 @@ public final class ZooKeeperRingStores implements RingStores {
             namesCache.close();
         }
         client.getConnectionStateListenable().removeListener(reconnected);
+        List.copyOf(boards).forEach(ZooKeeperBoard::close);
         stores.values().forEach(ZooKeeperRingStore::close);
         stores.clear();
         defaultStore.close();
