@@ -380,8 +380,17 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     /** The newest entry of each id, over this instance's reports and the others' posts. */
     private TreeMap<String, Entry> merged() {
-        TreeMap<String, Entry> all = new TreeMap<>(local);
-        for (Map<String, Entry> m : remote.values()) {
+        return new TreeMap<>(newest());
+    }
+
+    /** The newest entry of each id, in no order: this instance's own when no other posted. */
+    private Map<String, Entry> newest() {
+        Map<String, Map<String, Entry>> others = remote;
+        if (others.isEmpty()) {
+            return local;
+        }
+        Map<String, Entry> all = new HashMap<>(local);
+        for (Map<String, Entry> m : others.values()) {
             for (Entry e : m.values()) {
                 Entry have = all.get(e.id());
                 if (have == null || e.reportedAt() > have.reportedAt()) {
@@ -447,6 +456,20 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
             boolean converged = ringVersion >= version && (followers == 0 || atOrPast + 1e-9 >= share * followers);
             return new Convergence(version, share, converged, followers, atOrPast, diverged);
         }
+    }
+
+    /**
+     * The tally of every follower at {@code now}: what {@code tally(rows(now))} answers, without
+     * sorting, for the convergence questions asked after every report.
+     */
+    Tally tally(long now) {
+        RingState cur = ring();
+        Map<String, Entry> all = newest();
+        List<Row> rows = new ArrayList<>(all.size());
+        for (Entry e : all.values()) {
+            rows.add(row(e, cur, now));
+        }
+        return tally(rows);
     }
 
     /** The tally of {@code rows}. */

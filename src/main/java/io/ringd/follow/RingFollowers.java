@@ -120,7 +120,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
      * @throws BusyException if as many requests wait for this ring as may
      */
     CompletableFuture<FollowerRegistry.Convergence> await(long version, double share, Duration wait) {
-        FollowerRegistry.Convergence now = registry.tally(registry.rows(registry.now())).converged(version, share);
+        FollowerRegistry.Convergence now = registry.tally(registry.now()).converged(version, share);
         if (now.converged() || wait.isZero() || closed) {
             return CompletableFuture.completedFuture(now);
         }
@@ -131,7 +131,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
         Waiter w = new Waiter(version, share, new CompletableFuture<>());
         waiters.add(w);
         ScheduledFuture<?> timer = scheduler.schedule(() -> w.answer().complete(
-                registry.tally(registry.rows(registry.now())).converged(version, share)),
+                registry.tally(registry.now()).converged(version, share)),
                 wait.toMillis(), TimeUnit.MILLISECONDS);
         w.answer().whenComplete((c, e) -> {
             waiters.remove(w);
@@ -155,7 +155,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
         if (waiters.isEmpty()) {
             return;
         }
-        FollowerRegistry.Tally t = registry.tally(registry.rows(registry.now()));
+        FollowerRegistry.Tally t = registry.tally(registry.now());
         answer(t);
     }
 
