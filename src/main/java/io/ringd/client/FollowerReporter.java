@@ -125,12 +125,20 @@ final class FollowerReporter {
 
     // ---------------------------------------------------------------- from the client
 
-    /** {@code ring} was verified and is held now (follower thread): report it, and follow its members. */
-    void verified(HashRing ring) {
+    /**
+     * {@code ring} is about to be held (follower thread): from now on,
+     * latency is kept for its members alone. Called before the ring is
+     * published, so that a caller who sees it held records into its windows.
+     */
+    void members(HashRing ring) {
         Map<String, LatencyWindow> old = windows;
         if (!sameMembers(old, ring)) {
             windows = windowsOf(ring, old);
         }
+    }
+
+    /** A newly verified ring is held now (follower thread): report it. */
+    void verified() {
         kick();
     }
 

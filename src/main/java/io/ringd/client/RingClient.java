@@ -521,6 +521,9 @@ public final class RingClient implements AutoCloseable {
     /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
     void publish(HashRing ring, Instant committedAt, String incarnation) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
+        if (reporter != null) {
+            reporter.members(ring); // before it is held: a caller that sees it records latency to its nodes
+        }
         Held previous = held.getAndSet(new Held(ring, committedAt, incarnation,
                 handoff.keep(held.get(), ring, committedAt, incarnation)));
         if (gone != null) {
@@ -532,7 +535,7 @@ public final class RingClient implements AutoCloseable {
             monitor.notifyAll();
         }
         if (reporter != null) {
-            reporter.verified(ring);
+            reporter.verified();
         }
         HashRing before = previous == null ? null : previous.ring();
         for (Listener l : told) {
