@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ringd.client.StubRingServer.Report;
 import io.ringd.client.StubRingServer.Version;
 import io.ringd.wire.WireJson;
@@ -356,6 +357,21 @@ class RingClientFollowerTest {
         assertThat(c.awaitReady(WAIT)).isTrue();
         eventually("reports", () -> reportsOf(stub, "early").size() >= 2);
         assertThat(reportsOf(stub, "early")).allMatch(r -> r.body().equals(exactly(stub.at(1))));
+    }
+
+    // ------------------------------------------------------------ metrics
+
+    @Test
+    void metrics_countReportsTakenAndRefused() throws Exception {
+        StubRingServer stub = stub();
+        RingClient c = ready(builder(stub).followerId("counted").reportInterval(Duration.ofMillis(50)));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RingClientMetrics metrics = closing(new RingClientMetrics(c));
+        metrics.bindTo(registry);
+        eventually("two taken", () -> registry.get("ringd.client.reports").tag("ring", "default")
+                .functionCounter().count() >= 2);
+        stub.answerReports(500, null, "");
+        eventually("two refused", () -> registry.get("ringd.client.report.failures").functionCounter().count() >= 2);
     }
 
     // ------------------------------------------------------------ the builder and the id
