@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -372,6 +376,46 @@ class RingClientFollowerTest {
                 .functionCounter().count() >= 2);
         stub.answerReports(500, null, "");
         eventually("two refused", () -> registry.get("ringd.client.report.failures").functionCounter().count() >= 2);
+    }
+
+    // ------------------------------------------------------------ the command line
+
+    /** Runs the CLI with {@code args} after the stub's base URL and one key on its input: status, out, err. */
+    private static String[] cli(StubRingServer stub, String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = new String[args.length + 1];
+        all[0] = stub.baseUrl();
+        System.arraycopy(args, 0, all, 1, args.length);
+        int status = RingClientCli.run(all, new ByteArrayInputStream("k\n".getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {Integer.toString(status), out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void theCli_saysAsWhomItReports_andTakesAnIdAndNoReports() throws Exception {
+        StubRingServer stub = stub();
+        stub.putMany("n", 2);
+        String[] named = cli(stub, "--follower-id", "cli/1", "--timeout", "15");
+        assertThat(named[0]).as("stderr: %s", named[2]).isEqualTo("0");
+        assertThat(named[2].lines().findFirst()).contains("follower cli/1");
+        assertThat(named[1].lines().toList()).containsExactly(
+                "version 1 " + stub.at(1).ring().fingerprint() + " ring default", stub.at(1).ring().route("k"));
+
+        String[] off = cli(stub, "--no-reports", "--follower-id", "cli-off", "--timeout", "15");
+        assertThat(off[0]).as("stderr: %s", off[2]).isEqualTo("0");
+        assertThat(off[2].lines().findFirst()).contains("follower cli-off (reports off)");
+        assertThat(reportsOf(stub, "cli-off")).as("closed now: it never reported").isEmpty();
+
+        String[] made = cli(stub, "--timeout", "15");
+        assertThat(made[2].lines().findFirst().orElseThrow())
+                .matches("follower [A-Za-z0-9._:@/-]+:" + ProcessHandle.current().pid() + ":[0-9a-f]{6}");
+
+        String[] bad = cli(stub, "--follower-id", "no spaces");
+        assertThat(bad[0]).isEqualTo("2");
+        assertThat(bad[2]).contains("a follower id is 1 to 200 characters").contains("usage:")
+                .contains("--follower-id ID").contains("--no-reports");
     }
 
     // ------------------------------------------------------------ the builder and the id
