@@ -33,7 +33,7 @@ class ArchitectureTest {
 
     static final String[] FEATURES = {"io.ringd.lookup..", "io.ringd.membership..", "io.ringd.placement..",
             "io.ringd.admin..", "io.ringd.metrics..", "io.ringd.load..", "io.ringd.watch..", "io.ringd.page..",
-            "io.ringd.warmup.."};
+            "io.ringd.warmup..", "io.ringd.follow.."};
 
     /** Every package of the service, the library and the client: FEATURES, the shared ones and the root. */
     static final String[] SHARED = {"io.ringd", "io.ringd.ring..", "io.ringd.client..", "io.ringd.state..",
@@ -83,7 +83,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule featuresDoNotImportEachOther = slices()
-            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch|page|warmup)..")
+            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch|page|warmup|follow)..")
             .should().notDependOnEachOther()
             .because("a feature is changed without reading another; what two share lives in web or state");
 

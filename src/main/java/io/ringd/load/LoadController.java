@@ -64,14 +64,15 @@ class LoadController {
             @Schema(description = "The load bounded lookups compare: the reported one when source is reported, "
                     + "else the decayed count", example = "42.5") double load,
             @Schema(description = "reported: a load reported with PUT /nodes/{id}/load, younger than "
-                    + "ringd.load.report-ttl; decayed: the decayed count of routed keys",
-                    allowableValues = {"reported", "decayed"}, example = "reported") String source,
+                    + "ringd.load.report-ttl; decayed: the decayed count of routed keys; followers "
+                    + "(ringd.load.source=followers): the median of the latencies the followers reported of it",
+                    allowableValues = {"reported", "decayed", "followers"}, example = "reported") String source,
             @Schema(description = "The decayed count of the keys routed to this node by this instance, "
                     + "each counting 1 when routed and halving every ringd.load.half-life; counted even under a "
                     + "report", example = "17.25") double decayed) {
 
         static NodeLoad of(LoadTracker.Entry e) {
-            return new NodeLoad(e.id(), e.load(), e.reported() ? "reported" : "decayed", e.decayed());
+            return new NodeLoad(e.id(), e.load(), e.source(), e.decayed());
         }
     }
 

@@ -3,6 +3,9 @@ package io.ringd.load;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
+import java.util.Map;
+
+import io.ringd.state.NodeLatencies;
 import io.ringd.state.RingPart;
 import io.ringd.state.ServedRing;
 
@@ -19,6 +22,13 @@ class LoadParts implements RingPart {
 
     @Override
     public Object attach(ServedRing ring) {
-        return new LoadTracker(properties);
+        LoadTracker tracker = new LoadTracker(properties);
+        if (properties.source() == LoadProperties.Source.FOLLOWERS) {
+            tracker.useFollowers(() -> {
+                NodeLatencies l = ring.part(NodeLatencies.class);
+                return l == null ? Map.of() : l.medians();
+            });
+        }
+        return tracker;
     }
 }

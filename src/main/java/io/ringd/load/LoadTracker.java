@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 
 import io.ringd.ring.Node;
@@ -72,9 +73,58 @@ class LoadTracker implements NodeLoads, RingListener {
     private final long epochNanos;
     private final long ttlNanos;
     private final AtomicReference<Table> table;
+    /**
+     * With {@code ringd.load.source=followers}: the median latency the followers reported of each
+     * member (docs/ring.md section 23), which is then the load; {@code null} for the routed source.
+     */
+    private volatile Supplier<Map<String, Double>> followers;
 
     LoadTracker(LoadProperties properties) {
         this(properties, System::nanoTime);
+    }
+
+    /**
+     * Makes the followers' latencies the loads ({@code ringd.load.source=followers}): a member's
+     * load is the median of the latest latencies its followers reported, and a member nobody
+     * reported takes the mean of the others; decayed counts go on being kept, and shown.
+     */
+    void useFollowers(Supplier<Map<String, Double>> latencies) {
+        this.followers = Objects.requireNonNull(latencies, "latencies");
+    }
+
+    /** Whether the loads are the followers' latencies. */
+    boolean fromFollowers() {
+        return followers != null;
+    }
+
+    /** The latencies of the members of {@code t} and their mean, when the followers' latencies are the loads. */
+    private static final class Latencies {
+        final Map<String, Double> medians;
+        final double mean;
+
+        Latencies(Table t, Map<String, Double> medians) {
+            this.medians = medians;
+            double sum = 0;
+            int n = 0;
+            for (String id : t.ids) {
+                Double m = medians.get(id);
+                if (m != null) {
+                    sum += m / t.ids.length; // no overflow, whatever the latencies
+                    n++;
+                }
+            }
+            this.mean = n == 0 ? 0 : sum * t.ids.length / n;
+        }
+
+        double of(String id) {
+            Double m = medians.get(id);
+            return m != null ? m : mean;
+        }
+    }
+
+    private Latencies latencies(Table t) {
+        Supplier<Map<String, Double>> f = followers;
+        return f == null ? null : new Latencies(t, f.get());
     }
 
     LoadTracker(LoadProperties properties, LongSupplier nanos) {
@@ -214,7 +264,22 @@ class LoadTracker implements NodeLoads, RingListener {
     @Override
     public Reading read() {
         long now = nanos.getAsLong();
-        return new TableReading(fresh(now), now);
+        Table t = fresh(now);
+        Latencies l = latencies(t);
+        if (l != null) {
+            return new Reading() {
+                @Override
+                public double mean() {
+                    return l.mean;
+                }
+
+                @Override
+                public double load(String node) {
+                    return t.index.containsKey(node) ? l.of(node) : 0;
+                }
+            };
+        }
+        return new TableReading(t, now);
     }
 
     @Override
@@ -222,7 +287,11 @@ class LoadTracker implements NodeLoads, RingListener {
         long now = nanos.getAsLong();
         Table t = fresh(now);
         Integer i = t.index.get(node);
-        return i == null ? 0 : loadAt(t, i, now, factor(now, t.landmark), factor(now, t.prevLandmark));
+        if (i == null) {
+            return 0;
+        }
+        Latencies l = latencies(t);
+        return l != null ? l.of(node) : loadAt(t, i, now, factor(now, t.landmark), factor(now, t.prevLandmark));
     }
 
     /** A reading of one table at one instant; the mean is summed when it is made. */
@@ -295,8 +364,13 @@ class LoadTracker implements NodeLoads, RingListener {
      * @param load     its load: the reported one when {@code reported}, else the decayed count
      * @param reported whether a report younger than the TTL stands in for the decayed count
      * @param decayed  its decayed count of routed keys, whether or not a report stands in for it
+     * @param source   where {@code load} comes from: {@code reported}, {@code decayed} or {@code followers}
      */
-    record Entry(String id, double load, boolean reported, double decayed) {
+    record Entry(String id, double load, boolean reported, double decayed, String source) {
+
+        Entry(String id, double load, boolean reported, double decayed) {
+            this(id, load, reported, decayed, reported ? "reported" : "decayed");
+        }
     }
 
     /** Every member's load at one instant, ascending by id, and their mean; {@code version} is the members'. */
@@ -314,6 +388,13 @@ class LoadTracker implements NodeLoads, RingListener {
         double fc = factor(now, t.landmark);
         double fp = factor(now, t.prevLandmark);
         List<Entry> entries = new ArrayList<>(t.ids.length);
+        Latencies l = latencies(t);
+        if (l != null) {
+            for (int i = 0; i < t.ids.length; i++) {
+                entries.add(new Entry(t.ids[i], l.of(t.ids[i]), false, decayedAt(t, i, fc, fp), "followers"));
+            }
+            return new Snapshot(t.version, l.mean, List.copyOf(entries));
+        }
         double sum = 0;
         for (int i = 0; i < t.ids.length; i++) {
             Entry e = entry(t, i, now, fc, fp);

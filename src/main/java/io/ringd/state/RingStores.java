@@ -59,6 +59,15 @@ public interface RingStores extends AutoCloseable {
     }
 
     /** Whether other instances share these rings. */
+    /**
+     * The board named {@code topic} of ring {@code name}, where the instances
+     * sharing this store post what each holds alone; {@code null} for a store
+     * no other instance reads (memory, file). Taken down with the ring.
+     */
+    default SharedBoard board(String name, String topic) {
+        return null;
+    }
+
     default boolean shared() {
         return false;
     }

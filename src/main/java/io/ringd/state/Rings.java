@@ -234,8 +234,23 @@ public final class Rings implements AutoCloseable {
         synchronized (lifecycle) {
             Set<String> want = new HashSet<>(stored);
             want.remove(RingNames.DEFAULT);
+            Set<String> recheck = null;
             for (Map.Entry<String, ServedRing> e : Map.copyOf(served).entrySet()) {
                 if (!e.getValue().isDefault() && !want.contains(e.getKey())) {
+                    // the names were listed before this lock was taken: a ring made here since is
+                    // missing from them, so a ring is dropped only when a listing made now lacks it too
+                    if (recheck == null) {
+                        try {
+                            recheck = stores.names();
+                        } catch (RuntimeException ex) {
+                            log.warn("Could not list the rings again before dropping {}: {}", e.getKey(),
+                                    ex.getMessage());
+                            return;
+                        }
+                    }
+                    if (recheck.contains(e.getKey())) {
+                        continue;
+                    }
                     log.info("The ring {} was deleted through another instance", e.getKey());
                     drop(e.getValue());
                 }

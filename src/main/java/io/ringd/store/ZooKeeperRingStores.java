@@ -28,6 +28,7 @@ import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNames;
 import io.ringd.state.RingStore;
 import io.ringd.state.RingStores;
+import io.ringd.state.SharedBoard;
 import io.ringd.state.StoreUnavailableException;
 
 /**
@@ -310,6 +311,20 @@ public final class ZooKeeperRingStores implements RingStores {
         return true;
     }
 
+    /** This process's id on the boards of every ring: random, as a restarted instance is another one. */
+    private final String boardInstance = String.format("%016x", new java.security.SecureRandom().nextLong());
+
+    @Override
+    public SharedBoard board(String name, String topic) {
+        String base = RingNames.DEFAULT.equals(name) ? ZooKeeperRingStore.base(props) : ringPath(name);
+        ZooKeeperBoard board = new ZooKeeperBoard(client, base + "/" + topic, boardInstance, boards::remove);
+        boards.add(board);
+        return board;
+    }
+
+    /** The boards open, closed before the session. */
+    private final Set<ZooKeeperBoard> boards = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     @Override
     public String describe() {
         return "zookeeper " + props.connect() + ZooKeeperRingStore.base(props);
@@ -322,6 +337,7 @@ public final class ZooKeeperRingStores implements RingStores {
             namesCache.close();
         }
         client.getConnectionStateListenable().removeListener(reconnected);
+        List.copyOf(boards).forEach(ZooKeeperBoard::close);
         stores.values().forEach(ZooKeeperRingStore::close);
         stores.clear();
         defaultStore.close();

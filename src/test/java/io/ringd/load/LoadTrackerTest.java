@@ -406,13 +406,13 @@ class LoadTrackerTest {
 
     @Test
     void properties_defaultsAndLimits() {
-        LoadProperties p = new LoadProperties(Duration.ofSeconds(10), Duration.ofSeconds(60));
+        LoadProperties p = new LoadProperties(Duration.ofSeconds(10), Duration.ofSeconds(60), null);
         assertThat(new LoadTracker(p, clock::get).toString()).contains("half-life PT10S", "report TTL PT1M");
-        assertThatThrownBy(() -> new LoadProperties(Duration.ZERO, Duration.ofSeconds(60)))
+        assertThatThrownBy(() -> new LoadProperties(Duration.ZERO, Duration.ofSeconds(60), null))
                 .hasMessageContaining("ringd.load.half-life");
-        assertThatThrownBy(() -> new LoadProperties(Duration.ofDays(2), Duration.ofSeconds(60)))
+        assertThatThrownBy(() -> new LoadProperties(Duration.ofDays(2), Duration.ofSeconds(60), null))
                 .hasMessageContaining("ringd.load.half-life");
-        assertThatThrownBy(() -> new LoadProperties(Duration.ofSeconds(10), Duration.ofMillis(999)))
+        assertThatThrownBy(() -> new LoadProperties(Duration.ofSeconds(10), Duration.ofMillis(999), null))
                 .hasMessageContaining("ringd.load.report-ttl");
     }
 }

@@ -1,0 +1,259 @@
+package io.ringd.follow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.ringd.ring.Node;
+import io.ringd.state.ExpensiveReads;
+import io.ringd.state.RingService;
+import io.ringd.state.RingSettings;
+import io.ringd.store.MemoryRingStore;
+
+/**
+ * The followers of one ring, on a fake clock: states, silence and forgetting, the limit and
+ * who goes first, convergence, latencies, and what an instance posts of them.
+ */
+class FollowerRegistryTest {
+
+    static final String WRONG = "0".repeat(64);
+
+    final AtomicLong now = new AtomicLong(1_800_000_000_000L);
+    final List<Double> applied = new ArrayList<>();
+    RingService service;
+    FollowerRegistry registry;
+
+    @BeforeEach
+    void ring() {
+        service = new RingService(new MemoryRingStore(), RingSettings.defaults(), 8, List.of(), Clock.systemUTC(),
+                ExpensiveReads.unlimited(), false);
+        registry = new FollowerRegistry("default", service, new FollowersProperties(Duration.ofSeconds(60), 5, 1000,
+                10), now::get, applied::add);
+        service.listen(registry);
+        service.start();
+    }
+
+    long put(String id) {
+        return service.put(Node.of(id, 1), null).state().version();
+    }
+
+    String fp() {
+        return service.current().fingerprint();
+    }
+
+    Map<String, FollowerRegistry.Row> rows() {
+        Map<String, FollowerRegistry.Row> out = new HashMap<>();
+        for (FollowerRegistry.Row r : registry.rows(now.get())) {
+            out.put(r.entry().id(), r);
+        }
+        return out;
+    }
+
+    @Test
+    void states_followTheRing_withoutTouchingEntries() {
+        long v1 = put("a");
+        String fp1 = fp();
+        assertThat(registry.report("f1", v1, fp1, Map.of())).isEqualTo(FollowerRegistry.Outcome.TAKEN);
+        assertThat(rows().get("f1").state()).isEqualTo(FollowerRegistry.State.CURRENT);
+        long v2 = put("b");
+        assertThat(rows().get("f1").state()).isEqualTo(FollowerRegistry.State.BEHIND);
+        assertThat(rows().get("f1").lagVersions()).isEqualTo(v2 - v1);
+        registry.report("f2", v1, WRONG, Map.of()); // a fingerprint that is not v1's
+        registry.report("f3", v2 + 5, fp(), Map.of()); // a version never made
+        registry.report("f4", v2, WRONG, Map.of()); // the current version, another ring
+        Map<String, FollowerRegistry.Row> r = rows();
+        assertThat(r.get("f2").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
+        assertThat(r.get("f3").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
+        assertThat(r.get("f4").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
+        FollowerRegistry.Summary s = registry.summary(registry.rows(now.get()));
+        assertThat(s).isEqualTo(new FollowerRegistry.Summary(v2, 0, 1, 3, 0));
+    }
+
+    @Test
+    void aVersionNoLongerKept_isBehind_whateverItsFingerprint() {
+        long v1 = put("a");
+        for (int i = 0; i < 10; i++) {
+            put("n" + i); // history keeps 8 versions
+        }
+        assertThat(service.oldestVersion()).isGreaterThan(v1);
+        registry.report("old", v1, WRONG, Map.of());
+        assertThat(rows().get("old").state()).isEqualTo(FollowerRegistry.State.BEHIND);
+        assertThat(rows().get("old").entry().appliedSeconds()).isNull();
+    }
+
+    @Test
+    void appliedSeconds_fromTheCommit_toTheFirstReportOfTheVersion() {
+        long v1 = put("a");
+        long committed = service.current().committedAt().toEpochMilli();
+        now.set(committed + 1500);
+        registry.report("f", v1, fp(), Map.of());
+        now.addAndGet(20_000);
+        registry.report("f", v1, fp(), Map.of()); // a refresh: the first report's time stays
+        assertThat(registry.localEntry("f").appliedSeconds()).isEqualTo(1.5);
+        assertThat(applied).containsExactly(1.5);
+        assertThat(registry.localEntry("f").reportedAt()).isEqualTo(committed + 21_500);
+    }
+
+    @Test
+    void silentAfterTheTtl_forgottenAfterTenTimesIt() {
+        long v = put("a");
+        registry.report("f", v, fp(), Map.of());
+        now.addAndGet(59_999);
+        assertThat(rows().get("f").state()).isEqualTo(FollowerRegistry.State.CURRENT);
+        now.addAndGet(1);
+        assertThat(rows().get("f").state()).isEqualTo(FollowerRegistry.State.SILENT);
+        now.addAndGet(540_000 - 1);
+        registry.sweep(now.get(), registry.rows(now.get()));
+        assertThat(rows()).containsKey("f");
+        now.addAndGet(1);
+        registry.sweep(now.get(), registry.rows(now.get()));
+        assertThat(rows()).doesNotContainKey("f");
+    }
+
+    @Test
+    void full_refusesNewIds_untilOldOnesAreSilent_thenTheOldestGoFirst() {
+        long v = put("a");
+        for (int i = 0; i < 5; i++) {
+            registry.report("f" + i, v, fp(), Map.of());
+            now.addAndGet(1000);
+        }
+        assertThat(registry.report("new", v, fp(), Map.of())).isEqualTo(FollowerRegistry.Outcome.FULL);
+        assertThat(registry.report("f3", v, fp(), Map.of())).as("a known id still reports")
+                .isEqualTo(FollowerRegistry.Outcome.TAKEN);
+        now.addAndGet(57_000); // f0 and f1 silent (60 s and 59 s... f0 at 61 s), the rest not
+        assertThat(registry.report("new", v, fp(), Map.of())).isEqualTo(FollowerRegistry.Outcome.TAKEN);
+        assertThat(rows()).containsKey("new").doesNotContainKey("f0").hasSize(5);
+    }
+
+    @Test
+    void convergence_countsTheLiveOnes_atOrPast() {
+        long v1 = put("a");
+        String fp1 = fp();
+        long v2 = put("b");
+        registry.report("a", v2, fp(), Map.of());
+        registry.report("b", v1, fp1, Map.of());
+        registry.report("c", v1, WRONG, Map.of());
+        FollowerRegistry.Tally t = registry.tally(registry.rows(now.get()));
+        assertThat(t.converged(v2, 1.0)).isEqualTo(new FollowerRegistry.Convergence(v2, 1.0, false, 3, 1, 1));
+        assertThat(t.converged(v1, 0.66).converged()).isTrue();
+        assertThat(t.converged(v1, 0.67).converged()).isFalse();
+        assertThat(t.converged(v2 + 1, 0.01).converged()).as("a version the ring has not reached").isFalse();
+        now.addAndGet(60_000);
+        FollowerRegistry.Tally none = registry.tally(registry.rows(now.get()));
+        assertThat(none.converged(v2, 1.0)).as("only silent followers: none counts")
+                .isEqualTo(new FollowerRegistry.Convergence(v2, 1.0, true, 0, 0, 0));
+    }
+
+    @Test
+    void latencies_ofMembersOnly_medianOfTheLiveOnes() {
+        long v = put("a");
+        put("b");
+        v = service.current().version();
+        registry.report("f1", v, fp(), Map.of("a", 1.0, "b", 10.0, "gone", 5.0));
+        registry.report("f2", v, fp(), Map.of("a", 3.0));
+        registry.report("f3", v, fp(), Map.of("a", 8.0, "b", 20.0));
+        registry.sweep(now.get(), registry.rows(now.get()));
+        assertThat(registry.medians()).containsExactlyInAnyOrderEntriesOf(Map.of("a", 3.0, "b", 15.0));
+        assertThat(registry.localEntry("f1").latencies()).doesNotContainKey("gone");
+        now.addAndGet(60_000);
+        registry.report("f2", v, fp(), Map.of("a", 3.0));
+        registry.sweep(now.get(), registry.rows(now.get()));
+        assertThat(registry.medians()).as("the silent ones do not count").containsExactlyEntriesOf(Map.of("a", 3.0));
+    }
+
+    @Test
+    void sketches_exactUpToTheirPoints_closeBeyond() {
+        long seed = System.nanoTime();
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 200; round++) {
+            int instances = 1 + rnd.nextInt(4);
+            List<double[]> sketches = new ArrayList<>();
+            List<Double> all = new ArrayList<>();
+            boolean small = rnd.nextBoolean();
+            for (int i = 0; i < instances; i++) {
+                int n = 1 + rnd.nextInt(small ? LatencySketch.POINTS : 5000);
+                List<Double> values = new ArrayList<>();
+                for (int k = 0; k < n; k++) {
+                    values.add(Math.round(rnd.nextDouble() * 1000) / 10.0);
+                }
+                all.addAll(values);
+                sketches.add(LatencySketch.of(values));
+                assertThat(LatencySketch.valid(sketches.get(i))).isTrue();
+            }
+            double[] sorted = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            int n = sorted.length;
+            double exact = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+            double got = LatencySketch.median(sketches);
+            if (small) {
+                assertThat(got).as("seed %d round %d", seed, round).isEqualTo(exact);
+            } else { // within the spread of two order-statistic steps around the middle
+                int lo = Arrays.binarySearch(sorted, got);
+                double rank = (lo < 0 ? -lo - 1 : lo) / (double) n;
+                assertThat(rank).as("seed %d round %d: rank of the median", seed, round).isBetween(0.47, 0.53);
+            }
+        }
+    }
+
+    @Test
+    void boardDocument_roundTrips() {
+        long v = put("a");
+        registry.report("web-1:42/x", v, fp(), Map.of("a", 2.5));
+        registry.report("ahead", v + 3, WRONG, Map.of());
+        byte[] doc = BoardDocument.encode(registry.localEntries(), registry.localLatencies(now.get()));
+        BoardDocument.Decoded d = BoardDocument.decode(doc);
+        assertThat(d.followers().keySet()).containsExactlyInAnyOrder("web-1:42/x", "ahead");
+        FollowerRegistry.Entry mine = registry.localEntry("web-1:42/x");
+        assertThat(d.followers().get("web-1:42/x")).isEqualTo(new FollowerRegistry.Entry(mine.id(), mine.version(),
+                null, true, mine.reportedAt(), mine.firstAt(), mine.appliedSeconds(), Map.of()));
+        assertThat(d.followers().get("ahead").fingerprint()).isEqualTo(WRONG);
+        assertThat(d.followers().get("ahead").match()).isNull();
+        assertThat(d.latencies().get("a")).containsExactly(1, 2.5);
+        assertThatThrownBy(() -> BoardDocument.decode("not gzip".getBytes()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void remoteFollowers_mergeWithLocal_newestReportWins() {
+        long v1 = put("a");
+        String fp1 = fp();
+        long v2 = put("b");
+        registry.report("both", v1, fp1, Map.of());
+        FollowerRegistry.Entry newer = new FollowerRegistry.Entry("both", v2, null, true, now.get() + 10, now.get(),
+                0.1, Map.of());
+        FollowerRegistry.Entry other = new FollowerRegistry.Entry("there", v2, null, true, now.get(), now.get(), 0.2,
+                Map.of());
+        registry.remote(Map.of("i2", Map.of("both", newer, "there", other)), Map.of("i2", Map.of("a",
+                new double[] {1, 7.0})));
+        Map<String, FollowerRegistry.Row> r = rows();
+        assertThat(r).containsOnlyKeys("both", "there");
+        assertThat(r.get("both").entry().version()).isEqualTo(v2);
+        assertThat(r.get("both").state()).isEqualTo(FollowerRegistry.State.CURRENT);
+        registry.sweep(now.get(), registry.rows(now.get()));
+        assertThat(registry.medians()).containsExactlyEntriesOf(Map.of("a", 7.0));
+    }
+
+    @Test
+    void reportBudget_takesABurst_thenTheRate() {
+        ReportBudget b = new ReportBudget(10, 20, now::get);
+        for (int i = 0; i < 20; i++) {
+            b.take();
+        }
+        assertThatThrownBy(b::take).isInstanceOf(ReportBudget.Exhausted.class)
+                .hasMessageContaining("10 follower reports a second");
+        now.addAndGet(100); // one more token
+        b.take();
+        assertThatThrownBy(b::take).isInstanceOf(ReportBudget.Exhausted.class);
+    }
+}
