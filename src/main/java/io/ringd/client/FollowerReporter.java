@@ -12,6 +12,8 @@ import java.net.http.HttpResponse.BodySubscribers;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -68,7 +70,9 @@ final class FollowerReporter {
      * LatencyWindow; the follower thread replaces the map (keeping the
      * windows of the nodes that stay) with each ring, and empties it when the
      * ring is gone, so a name that is not a member costs a failed map lookup
-     * and nothing else: memory is bounded by the ring's size.
+     * and nothing else: memory is bounded by the ring's size. A report names
+     * at most 1,000 nodes (the server's limit): past that, those with the
+     * most samples in their window, the nodes this follower uses most.
      */
 
     /** A follower id (docs/ring.md section 23): 1 to 200 of A-Z a-z 0-9 . _ : @ / -. */
@@ -78,6 +82,8 @@ final class FollowerReporter {
     static final Duration MAX_INTERVAL = Duration.ofSeconds(20);
     /** The most of a 400 answer read, for its detail. */
     static final int MAX_PROBLEM_BYTES = 64 << 10;
+    /** The most nodes one report may name (docs/ring.md section 23): past it, those with the most samples. */
+    static final int MAX_REPORT_NODES = 1_000;
     /** The longest Retry-After honoured, in seconds; a longer one is cut to it. */
     static final long MAX_RETRY_AFTER_SECONDS = TimeUnit.HOURS.toSeconds(1);
 
@@ -327,20 +333,29 @@ final class FollowerReporter {
 
     /**
      * {@code {"version":V,"fingerprint":"<hex>"}}, and {@code "nodes":{"<id>":{"latencyMs":x}}}
-     * for the nodes with samples in their window (docs/ring.md section 23).
+     * for the nodes with samples in their window (docs/ring.md section 23), at most
+     * MAX_REPORT_NODES of them.
      */
     String body(HashRing ring, long nowNanos) {
         ObjectNode report = WireJson.lenient().createObjectNode();
         report.put("version", ring.version());
         report.put("fingerprint", ring.fingerprint());
-        ObjectNode nodes = null;
+        List<Map.Entry<String, LatencyWindow.Recent>> seen = new ArrayList<>();
         for (Map.Entry<String, LatencyWindow> e : windows.entrySet()) {
-            double p99 = e.getValue().p99Millis(nowNanos);
-            if (p99 >= 0) {
-                if (nodes == null) {
-                    nodes = report.putObject("nodes");
-                }
-                nodes.putObject(e.getKey()).put("latencyMs", p99);
+            LatencyWindow.Recent r = e.getValue().recent(nowNanos);
+            if (r != null) {
+                seen.add(Map.entry(e.getKey(), r));
+            }
+        }
+        if (seen.size() > MAX_REPORT_NODES) { // those most asked lately
+            seen.sort(Comparator.comparingLong((Map.Entry<String, LatencyWindow.Recent> e) -> e.getValue().count())
+                    .reversed().thenComparing(Map.Entry::getKey));
+            seen = seen.subList(0, MAX_REPORT_NODES);
+        }
+        if (!seen.isEmpty()) {
+            ObjectNode nodes = report.putObject("nodes");
+            for (Map.Entry<String, LatencyWindow.Recent> e : seen) {
+                nodes.putObject(e.getKey()).put("latencyMs", e.getValue().p99Millis());
             }
         }
         return WireJson.lenient().writeValueAsString(report);

@@ -81,11 +81,21 @@ final class LatencyWindow {
         return mine;
     }
 
+    /** What the window holds: how many samples, and their p99 in milliseconds. */
+    record Recent(long count, double p99Millis) {
+    }
+
     /**
      * The p99 of the samples in the window at {@code nowNanos}, in
      * milliseconds (whole microseconds); -1 when there are none.
      */
     double p99Millis(long nowNanos) {
+        Recent r = recent(nowNanos);
+        return r == null ? -1 : r.p99Millis();
+    }
+
+    /** The samples in the window at {@code nowNanos}: their count and p99; null when there are none. */
+    Recent recent(long nowNanos) {
         long cur = Math.floorDiv(nowNanos, BUCKET_NANOS);
         Bucket[] in = new Bucket[BUCKETS];
         int n = 0;
@@ -105,14 +115,14 @@ final class LatencyWindow {
             }
         }
         if (total == 0) {
-            return -1;
+            return null;
         }
         long rank = (total * 99 + 99) / 100; // ceil(0.99 * total), the nearest rank
         long seen = 0;
         for (int bin = 0; bin < BINS; bin++) {
             seen += counts[bin];
             if (seen >= rank) {
-                return middleMicros(bin) / 1000.0;
+                return new Recent(total, middleMicros(bin) / 1000.0);
             }
         }
         throw new AssertionError("rank " + rank + " beyond " + seen + " samples");

@@ -333,6 +333,28 @@ class RingClientFollowerTest {
     }
 
     @Test
+    void aReport_namesAtMost1000Nodes_thoseWithTheMostSamples() throws Exception {
+        StubRingServer stub = stub();
+        stub.putMany("n", 1_200);
+        RingClient c = ready(builder(stub).followerId("wide").reportInterval(Duration.ofMillis(100)));
+        for (int i = 0; i < 1_200; i++) {
+            for (int k = 0; k < (i < 200 ? 1 : 2); k++) {
+                c.recordLatency("n" + i, Duration.ofMillis(1 + i % 7));
+            }
+        }
+        long answered = c.reportsSent() + c.reportsFailed();
+        eventually("two reports answered", () -> c.reportsSent() + c.reportsFailed() >= answered + 2);
+        List<Report> all = reportsOf(stub, "wide");
+        JsonNode nodes = json(all.get(all.size() - 1).body()).get("nodes");
+        List<String> expected = new ArrayList<>();
+        for (int i = 200; i < 1_200; i++) {
+            expected.add("n" + i);
+        }
+        assertThat(nodes.propertyNames()).as("the 1,000 with two samples").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(nodes.get("n300").get("latencyMs").asDouble()).isEqualTo(1 + 300 % 7, within(0.1));
+    }
+
+    @Test
     void latencyToNamesNotInTheRing_isIgnored_andHoldsNoMemory() throws Exception {
         StubRingServer stub = stub();
         stub.putMany("n", 2);
