@@ -1,11 +1,13 @@
 // The ring's page: draws the ring and its ownership, routes keys, previews and applies membership
-// changes, compares versions, and follows /ring/events to redraw within a second of any change.
+// changes, compares versions, follows /ring/events to redraw within a second of any change, and
+// shows which versions the ring's followers hold (the Fleet panel).
 // One module per panel; what they share is the LiveRing (the version drawn, the stream) and the
 // ring panel's marks. The page is one ring's: at / the ring default's, at /rings/{name}/ that
 // ring's (docs/ring.md section 22), which the picker switches between. Plain ES modules, served as they are: no build step, nothing inline.
 
 import { askPanel } from './ask-panel.js';
 import { changePanel } from './change-panel.js';
+import { fleetPanel } from './fleet-panel.js';
 import { historyPanel } from './history-panel.js';
 import { LiveRing } from './live-ring.js';
 import { RingPanel } from './ring-panel.js';
@@ -18,14 +20,20 @@ ringPicker(ring);
 askPanel(ring, ringPanel);
 changePanel(ring, ringPanel);
 historyPanel(ring, ringPanel);
+const fleet = fleetPanel(ring);
 
-// A page left (or put in the back-forward cache) closes its stream, so that it holds no connection;
-// one shown again from that cache reads the ring and follows it anew.
-window.addEventListener('pagehide', () => ring.stop());
+// A page left (or put in the back-forward cache) closes its stream, so that it holds no connection,
+// and stops asking for the followers; one shown again from that cache reads the ring and follows it anew.
+window.addEventListener('pagehide', () => {
+  ring.stop();
+  fleet.stop();
+});
 window.addEventListener('pageshow', (e) => {
   if (e.persisted) {
     ring.start();
+    fleet.start();
   }
 });
 
 ring.start();
+fleet.start();

@@ -55,7 +55,11 @@ class DeploymentFilesTest {
             "Change delivery latency p50 and p99",
             "Version lag per instance",
             "Store writable per instance",
-            "Store apply latency p50 and p99");
+            "Store apply latency p50 and p99",
+            "Followers by state",
+            "Diverged followers",
+            "Converged share",
+            "Follower apply time p50 and p99");
 
     static final List<String> REQUIRED_ALERTS = List.of(
             "RingdDown",
@@ -66,7 +70,9 @@ class DeploymentFilesTest {
             "RingdStaleClients",
             "RingdClientVersionLagHigh",
             "RingdStoreNotWritable",
-            "RingdInstanceLagging");
+            "RingdInstanceLagging",
+            "RingdFollowersDiverged",
+            "RingdFollowersNotConverged");
 
     /** The metrics the service promises (docs/deployment.md lists them). */
     static final Set<String> CONTRACT_METRICS = Set.of(
@@ -83,7 +89,10 @@ class DeploymentFilesTest {
             "ringd_watch_delivery_seconds_max", "ringd_watch_delivery_seconds_bucket",
             "ringd_store_writable", "ringd_ring_loaded",
             "ringd_store_apply_seconds_count", "ringd_store_apply_seconds_sum",
-            "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket");
+            "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket",
+            "ringd_followers", "ringd_followers_converged_share",
+            "ringd_follower_apply_seconds_count", "ringd_follower_apply_seconds_sum",
+            "ringd_follower_apply_seconds_max", "ringd_follower_apply_seconds_bucket");
 
     static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "state-timeline", "row");
 
@@ -230,7 +239,8 @@ class DeploymentFilesTest {
             }
         }
         assertThat(ringAlerts).contains("RingdFingerprintMismatch", "RingdRoutedShareSkew", "RingdStoreNotWritable",
-                "RingdInstanceLagging", "RingdStaleClients", "RingdClientVersionLagHigh", "RingdRingEmpty");
+                "RingdInstanceLagging", "RingdStaleClients", "RingdClientVersionLagHigh", "RingdRingEmpty",
+                "RingdFollowersDiverged", "RingdFollowersNotConverged");
     }
 
     /** The panels that compare the instances sharing one ring show one series per instance. */
@@ -263,6 +273,59 @@ class DeploymentFilesTest {
         assertThat(exprs(apply)).containsExactly(
                 "histogram_quantile(0.5, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))",
                 "histogram_quantile(0.99, sum by (le, instance) (rate(ringd_store_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))");
+        assertThat(apply.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("s");
+    }
+
+    /**
+     * The row "Followers": the ring's followers by state (stacked), the diverged ones (red from 1),
+     * the converged share (a line at 90%, the alert's threshold) and the apply time's quantiles, each
+     * read with the max over the instances (they export one shared view), the quantiles from the
+     * buckets summed over the instances (each times the reports it took).
+     */
+    @Test
+    void dashboardShowsTheFollowersOfTheRingInARowOfTheirOwn() {
+        List<JsonNode> top = new ArrayList<>();
+        DeployAssets.dashboard().path("panels").forEach(top::add);
+        JsonNode row = top.stream().filter(p -> p.path("type").stringValue("").equals("row")
+                && p.path("title").stringValue("").equals("Followers")).findFirst().orElseThrow(() -> new AssertionError("row Followers"));
+        assertThat(row.path("collapsed").asBoolean()).isFalse();
+        int rowY = row.path("gridPos").path("y").asInt();
+        Map<String, JsonNode> panels = panelsByTitle();
+        List<String> titles = List.of("Followers by state", "Diverged followers", "Converged share", "Follower apply time p50 and p99");
+        for (String title : titles) {
+            assertThat(panels.get(title).path("gridPos").path("y").asInt()).as("%s under the row", title).isEqualTo(rowY + 1);
+        }
+        assertThat(top).as("the row last, so it holds just these panels").allSatisfy(p -> assertThat(
+                p.path("gridPos").path("y").asInt() <= rowY || titles.contains(p.path("title").stringValue(""))).isTrue());
+
+        JsonNode byState = panels.get("Followers by state");
+        assertThat(exprs(byState)).containsExactly("max by (state) (ringd_followers{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"})");
+        assertThat(legends(byState)).containsExactly("{{state}}");
+        assertThat(byState.path("fieldConfig").path("defaults").path("custom").path("stacking").path("mode").stringValue(""))
+                .isEqualTo("normal");
+        Set<String> coloured = new HashSet<>();
+        byState.path("fieldConfig").path("overrides").forEach(o -> coloured.add(o.path("matcher").path("options").stringValue("")));
+        assertThat(coloured).containsExactlyInAnyOrder("current", "behind", "diverged", "silent");
+
+        JsonNode diverged = panels.get("Diverged followers");
+        assertThat(diverged.path("type").stringValue("")).isEqualTo("stat");
+        assertThat(exprs(diverged)).singleElement().asString().startsWith("max(ringd_followers{").contains("state=\"diverged\"");
+        JsonNode steps = diverged.path("fieldConfig").path("defaults").path("thresholds").path("steps");
+        assertThat(steps.get(0).path("color").stringValue("")).isEqualTo("green");
+        assertThat(steps.get(1).path("color").stringValue("")).isEqualTo("red");
+        assertThat(steps.get(1).path("value").asDouble()).isEqualTo(1.0);
+        assertThat(diverged.path("fieldConfig").path("defaults").path("color").path("mode").stringValue("")).isEqualTo("thresholds");
+
+        JsonNode share = panels.get("Converged share");
+        assertThat(exprs(share)).singleElement().asString().startsWith("max(ringd_followers_converged_share{");
+        assertThat(share.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("percentunit");
+        assertThat(share.path("fieldConfig").path("defaults").path("thresholds").path("steps").get(1).path("value").asDouble())
+                .as("the line of alert RingdFollowersNotConverged").isEqualTo(0.9);
+
+        JsonNode apply = panels.get("Follower apply time p50 and p99");
+        assertThat(exprs(apply)).containsExactly(
+                "histogram_quantile(0.5, sum by (le) (rate(ringd_follower_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))",
+                "histogram_quantile(0.99, sum by (le) (rate(ringd_follower_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))");
         assertThat(apply.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("s");
     }
 
@@ -336,6 +399,32 @@ class DeploymentFilesTest {
         assertThat(alerts.get("RingdStoreNotWritable").get("for")).isEqualTo("2m");
         assertThat(exprs.get("RingdInstanceLagging")).contains("max by (ring) (ringd_ring_version").contains("ringd_ring_loaded");
         assertThat(alerts.get("RingdInstanceLagging").get("for")).isEqualTo("2m");
+        assertThat(exprs.get("RingdFollowersDiverged")).contains("max by (ring) (ringd_followers{").contains("state=\"diverged\"")
+                .endsWith("> 0");
+        assertThat(alerts.get("RingdFollowersDiverged").get("for")).isEqualTo("1m");
+        assertThat(String.valueOf(map(alerts.get("RingdFollowersDiverged"), "annotations").get("description")))
+                .contains("GET /rings/{{ $labels.ring }}/followers?state=diverged");
+        assertThat(exprs.get("RingdFollowersNotConverged")).contains("max by (ring) (ringd_followers_converged_share{")
+                .endsWith("< 0.9");
+        assertThat(alerts.get("RingdFollowersNotConverged").get("for")).isEqualTo("10m");
+    }
+
+    /**
+     * Every instance sharing a store exports the same view of a ring's followers: what reads their
+     * gauges (alerts and panels) takes the max over the instances, never the sum, which would count
+     * each follower once per instance.
+     */
+    @Test
+    void followersAreCountedOnceHoweverManyInstancesExportThem() {
+        Pattern followerGauge = Pattern.compile("ringd_followers(\\{|_converged_share)");
+        List<String> queries = new ArrayList<>(DeployAssets.dashboardQueries());
+        queries.addAll(DeployAssets.ruleExpressions().values());
+        List<String> reading = queries.stream().filter(q -> followerGauge.matcher(q).find()).toList();
+        assertThat(reading).hasSizeGreaterThanOrEqualTo(4);
+        for (String query : reading) {
+            assertThat(query).as("a follower gauge summed over the instances").doesNotContainPattern("\\b(sum|count|avg)\\b")
+                    .contains("max");
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -423,8 +424,9 @@ class PageBrowserTest extends RealServerTest {
         open();
         waitRendered(v);
         JavascriptExecutor js = driver;
-        js.executeScript("window.requested = []; const f = window.fetch; "
-                + "window.fetch = (...a) => { window.requested.push(String(a[0])); return f(...a); };");
+        // what a refused weight sends: nothing (the Fleet panel's own reads of /followers left out)
+        js.executeScript("window.requested = []; const f = window.fetch; window.fetch = (...a) => { "
+                + "if (!String(a[0]).includes('/followers')) { window.requested.push(String(a[0])); } return f(...a); };");
         WebElement weight = driver.findElement(By.id("node-weight"));
         for (String refused : List.of("10001", "10000.5", "0", "-1", "")) {
             fill("cache-w", refused, "");
@@ -597,6 +599,101 @@ class PageBrowserTest extends RealServerTest {
         waitRendered(version());
         // what the console may report: the 404s of the missing ring's page and calls, its ended stream
         assertThat(consoleErrors()).allSatisfy(e -> assertThat(e).containsAnyOf("404", "ring/events"));
+    }
+
+    @Test
+    void theFleetShowsWhatTheFollowersHoldTheDivergedByNameAndWhenTheyConverge() {
+        // a ring of its own, which no other test's followers report to; its page asks /rings/fleet/followers
+        long v = ringBatch("fleet", "cache-a:1", "cache-b:1");
+        open("/rings/fleet/");
+        waitRendered(v);
+        waitText("fleet-status", "No followers have reported.");
+        assertThat(driver.findElement(By.id("fleet-versions")).isDisplayed()).isFalse();
+        assertThat(driver.findElement(By.id("fleet-diverged")).isDisplayed()).isFalse();
+
+        String fingerprint = getJson("/rings/fleet").get("fingerprint").asString();
+        String wrong = otherFingerprint(fingerprint);
+        report("fleet", "app-1", v, fingerprint);
+        report("fleet", "app-2", v, wrong);
+        waitText("fleet-status", "Not converged: 1 of 2 followers hold version " + v + "; 1 diverged.");
+        assertThat(stateCounts()).containsExactly(Map.entry("current", "1"), Map.entry("behind", "0"),
+                Map.entry("diverged", "1"), Map.entry("silent", "0"));
+        assertThat(driver.findElement(By.cssSelector("#fleet-states li[data-state='diverged']")).getDomAttribute("class"))
+                .contains("alarm");
+        WebElement diverged = driver.findElement(By.id("fleet-diverged"));
+        assertThat(diverged.isDisplayed()).isTrue();
+        assertThat(diverged.getText()).contains("Diverged: 1 follower").contains("app-2 at version " + v)
+                .doesNotContain("app-1");
+        assertThat(diverged.findElements(By.cssSelector("li[data-follower]"))).extracting(e -> e.getDomAttribute("data-follower"))
+                .containsExactly("app-2");
+        assertThat(driver.findElement(By.id("fleet-section")).getDomAttribute("data-converged")).isEqualTo("false");
+        assertThat(versionRows()).containsExactly(Map.entry(v + " (current)", "2"));
+
+        // app-2 loads the ring again: every follower holds the ring's version
+        report("fleet", "app-2", v, fingerprint);
+        waitText("fleet-status", "Converged: all 2 followers hold version " + v + ".");
+        assertThat(driver.findElement(By.id("fleet-section")).getDomAttribute("data-converged")).isEqualTo("true");
+        assertThat(driver.findElement(By.id("fleet-diverged")).isDisplayed()).isFalse();
+        assertThat(stateCounts()).containsEntry("current", "2").containsEntry("diverged", "0");
+
+        // a change: both are behind until they report it, then converged again
+        long next = ringBatch("fleet", "cache-c:1");
+        waitRendered(next);
+        waitText("fleet-status", "Converging: 0 of 2 followers hold version " + next + ".");
+        assertThat(stateCounts()).containsEntry("current", "0").containsEntry("behind", "2");
+        assertThat(versionRows()).containsExactly(Map.entry(Long.toString(v), "2"));
+        String nextFingerprint = getJson("/rings/fleet").get("fingerprint").asString();
+        report("fleet", "app-1", next, nextFingerprint);
+        waitText("fleet-status", "Converging: 1 of 2 followers hold version " + next + ".");
+        assertThat(versionRows()).containsExactly(Map.entry(next + " (current)", "1"), Map.entry(Long.toString(v), "1"));
+        report("fleet", "app-2", next, nextFingerprint);
+        waitText("fleet-status", "Converged: all 2 followers hold version " + next + ".");
+        assertThat(versionRows()).containsExactly(Map.entry(next + " (current)", "2"));
+        JsonNode listed = getJson("/rings/fleet/followers");
+        assertThat(listed.get("summary").get("current").asInt()).isEqualTo(2);
+
+        // the ring default's page shows default's followers, not these
+        open();
+        waitRendered(version());
+        new WebDriverWait(driver, WAIT).until(d -> !text("fleet-status").startsWith("Loading"));
+        assertThat(text("fleet-section")).doesNotContain("app-1").doesNotContain("app-2");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    /** Reports that follower {@code id} of ring {@code ring} holds {@code version} with {@code fingerprint}. */
+    private void report(String ring, String id, long version, String fingerprint) {
+        Response r = api().contentType("application/json")
+                .body("{\"version\":" + version + ",\"fingerprint\":\"" + fingerprint + "\"}").put("/rings/" + ring + "/followers/" + id);
+        assertThat(r.statusCode()).as("report of %s: %s", id, r.asString()).isBetween(200, 204);
+    }
+
+    /** A fingerprint of the same length and alphabet that is not {@code fingerprint}: each hex digit flipped. */
+    private static String otherFingerprint(String fingerprint) {
+        assertThat(fingerprint).matches("[0-9a-f]+");
+        StringBuilder other = new StringBuilder();
+        for (char c : fingerprint.toCharArray()) {
+            other.append(Character.forDigit(Character.digit(c, 16) ^ 0xf, 16));
+        }
+        return other.toString();
+    }
+
+    /** The Fleet panel's counts by state, as shown: state to count. */
+    private Map<String, String> stateCounts() {
+        Map<String, String> counts = new LinkedHashMap<>();
+        for (WebElement li : driver.findElements(By.cssSelector("#fleet-states li[data-state]"))) {
+            counts.put(li.getDomAttribute("data-state"), li.getDomAttribute("data-count"));
+            assertThat(li.getText()).isEqualTo(li.getDomAttribute("data-count") + " " + li.getDomAttribute("data-state"));
+        }
+        return counts;
+    }
+
+    /** The Fleet panel's table of versions, as shown: the version cell to the followers counted. */
+    private Map<String, String> versionRows() {
+        Map<String, String> rows = new LinkedHashMap<>();
+        for (WebElement tr : driver.findElements(By.cssSelector("#fleet-versions tbody tr"))) {
+            rows.put(tr.findElement(By.tagName("th")).getText(), tr.findElements(By.tagName("td")).get(0).getText());
+        }
+        return rows;
     }
 
     @Test
