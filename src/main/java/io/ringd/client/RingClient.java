@@ -36,6 +36,13 @@ import io.ringd.ring.RingException;
  * answering: lookups throw {@link RingGoneException} until a ring of that
  * name is made (again) and loaded.
  *
+ * <p>As a follower of the ring (docs/ring.md section 23) the client reports
+ * the version it holds to the server, {@code PUT /followers/<id>}, after
+ * each verified ring and at least every 20 s, with the p99 latency to each
+ * node that {@link #recordLatency} was told of; {@link #followerId()} is its
+ * id, and {@link RingClientBuilder#reports(boolean) reports(false)} turns
+ * reports off.
+ *
  * <pre>{@code
  * try (RingClient ring = RingClient.builder("http://ringd:8080").build()) {
  *     ring.awaitReady(Duration.ofSeconds(10));
@@ -82,6 +89,14 @@ public final class RingClient implements AutoCloseable {
      * goneRecheck; a ring made again with that name is a new ring (version 0,
      * another incarnation), loaded whole as a first ring: publish clears
      * `gone`.
+     *
+     * Followers (docs/ring.md section 23). Unless reports are off, a
+     * FollowerReporter puts the ring held to /followers/<id> (under the
+     * ring's prefix) after each publish and every reportInterval, on a
+     * thread of its own, asynchronously; it reads `held` when it sends, so
+     * it reports verified rings only, the latest, and nothing while none is
+     * held (gone). recordLatency counts into the reporter's window of the
+     * node if the ring held has it, and does nothing otherwise.
      */
 
     private static final System.Logger LOG = System.getLogger(RingClient.class.getName());
@@ -143,6 +158,9 @@ public final class RingClient implements AutoCloseable {
     private volatile boolean closed;
     /** The versions followed, kept for handoff lookups; only the follower thread adds to them. */
     private final HandoffVersions handoff;
+    private final String followerId;
+    /** Null when reports are off. */
+    private final FollowerReporter reporter;
 
     RingClient(RingClientBuilder b) {
         this.baseUrl = b.baseUrl;
@@ -156,6 +174,10 @@ public final class RingClient implements AutoCloseable {
         this.follower = new RingFollower(this, http, resolve(baseUrl, prefix + "ring"),
                 resolve(baseUrl, prefix + "ring/events"), b.requestTimeout, b.idleTimeout,
                 new Backoff(b.initialBackoff, b.maxBackoff), b.goneRecheck);
+        this.followerId = b.followerId != null ? b.followerId : FollowerReporter.defaultId();
+        this.reporter = b.reports ? new FollowerReporter(this, http,
+                resolve(baseUrl, prefix + "followers/" + FollowerReporter.pathSegment(followerId)), b.requestTimeout,
+                b.reportInterval) : null;
         this.metrics = b.metrics && micrometerPresent() ? RingClientMetrics.bindGlobal(this) : null;
         this.thread = new Thread(follower, "ringd-client " + baseUrl + " ring " + ringName);
         this.thread.setDaemon(true);
@@ -385,6 +407,49 @@ public final class RingClient implements AutoCloseable {
         return baseUrl;
     }
 
+    // ---------------------------------------------------------------- as a follower
+
+    /**
+     * The id this client reports itself by as a follower of the ring
+     * (docs/ring.md section 23): {@link RingClientBuilder#followerId} or the
+     * one it made (host name, process id, random suffix). Reports may be off
+     * ({@link RingClientBuilder#reports}); the id is there all the same.
+     */
+    public String followerId() {
+        return followerId;
+    }
+
+    /**
+     * Records that a request to {@code node} took {@code latency}: the
+     * client's follower reports give the p99 of the last 20 to 30 seconds of
+     * these, per node, as {@code latencyMs} (docs/ring.md section 23; a
+     * server with {@code ringd.load.source=followers} takes the median of its
+     * followers as the node's load). Cheap and safe from any thread: no lock,
+     * no allocation but now and then. A node that is not in the ring held
+     * (or any, while none is held) is ignored, as is a negative latency, and
+     * everything when reports are off. The p99 is within 1.6 % of the exact
+     * one, in whole microseconds, up to about 134 s.
+     */
+    public void recordLatency(String node, Duration latency) {
+        Objects.requireNonNull(latency, "latency");
+        long nanos;
+        try {
+            nanos = latency.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE;
+        }
+        recordLatency(node, nanos);
+    }
+
+    /** {@link #recordLatency(String, Duration)} of {@code nanos} nanoseconds, as {@code System.nanoTime} differences. */
+    public void recordLatency(String node, long nanos) {
+        Objects.requireNonNull(node, "node");
+        FollowerReporter r = reporter;
+        if (r != null) {
+            r.record(node, nanos);
+        }
+    }
+
     // ---------------------------------------------------------------- listeners
 
     /** Adds a listener, told of every ring verified from now on. */
@@ -409,6 +474,9 @@ public final class RingClient implements AutoCloseable {
             return;
         }
         closed = true;
+        if (reporter != null) {
+            reporter.close();
+        }
         follower.close();
         thread.interrupt();
         if (Thread.currentThread() != thread) {
@@ -453,6 +521,9 @@ public final class RingClient implements AutoCloseable {
     /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
     void publish(HashRing ring, Instant committedAt, String incarnation) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
+        if (reporter != null) {
+            reporter.members(ring); // before it is held: a caller that sees it records latency to its nodes
+        }
         Held previous = held.getAndSet(new Held(ring, committedAt, incarnation,
                 handoff.keep(held.get(), ring, committedAt, incarnation)));
         if (gone != null) {
@@ -462,6 +533,9 @@ public final class RingClient implements AutoCloseable {
         }
         synchronized (monitor) {
             monitor.notifyAll();
+        }
+        if (reporter != null) {
+            reporter.verified();
         }
         HashRing before = previous == null ? null : previous.ring();
         for (Listener l : told) {
@@ -484,6 +558,9 @@ public final class RingClient implements AutoCloseable {
         }
         Held last = held.getAndSet(null); // first: a lookup that sees gone set finds no ring
         gone = new RingGoneException(baseUrl, ringName, detail);
+        if (reporter != null) {
+            reporter.gone();
+        }
         LOG.log(Level.WARNING, "ringd client {0}: {1}; lookups throw RingGoneException until it is made again",
                 baseUrl, gone.getMessage());
         synchronized (monitor) {
@@ -510,6 +587,21 @@ public final class RingClient implements AutoCloseable {
     void heard() {
         lastHeardNanos = System.nanoTime();
         lastHeard = Instant.now();
+    }
+
+    /** How many nodes recordLatency keeps a window for: the members of the ring held (0 with reports off). */
+    int trackedNodes() {
+        return reporter == null ? 0 : reporter.trackedNodes();
+    }
+
+    /** Follower reports the server took (2xx). */
+    long reportsSent() {
+        return reporter == null ? 0 : reporter.sent();
+    }
+
+    /** Follower reports not taken: no answer, or another status than 2xx. */
+    long reportsFailed() {
+        return reporter == null ? 0 : reporter.failed();
     }
 
     void reconnecting() {

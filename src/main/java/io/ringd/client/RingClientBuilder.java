@@ -31,6 +31,10 @@ public final class RingClientBuilder {
     boolean metrics = true;
     Duration handoffWindow = Duration.ofMinutes(10);
     int handoffVersions = 16;
+    /** The follower id given, or null for one made at build (docs/ring.md section 23). */
+    String followerId;
+    boolean reports = true;
+    Duration reportInterval = FollowerReporter.MAX_INTERVAL;
     final List<RingClient.Listener> listeners = new ArrayList<>();
 
     RingClientBuilder(URI baseUrl) {
@@ -151,6 +155,49 @@ public final class RingClientBuilder {
             throw new IllegalArgumentException("handoff versions must be in [0, 1024]: " + maxVersions);
         }
         this.handoffVersions = maxVersions;
+        return this;
+    }
+
+    /**
+     * The id the client reports itself by as a follower of the ring
+     * (docs/ring.md section 23: {@code PUT /followers/<id>}). Without one the
+     * client makes one: its host name, process id and a random suffix, as
+     * {@code web-7.example:4711:3f9a2c}.
+     *
+     * @throws IllegalArgumentException unless {@code id} is 1 to 200 characters of {@code A-Z}, {@code a-z},
+     *                                  {@code 0-9} and {@code . _ : @ / -}
+     */
+    public RingClientBuilder followerId(String id) {
+        Objects.requireNonNull(id, "followerId");
+        this.followerId = FollowerReporter.checkId(id);
+        return this;
+    }
+
+    /**
+     * Whether the client reports the version it holds to the server as a
+     * follower (default true; docs/ring.md section 23): after each verified
+     * ring and at least every {@link #reportInterval}, with the p99 of what
+     * {@link RingClient#recordLatency} recorded. False sends no report at all.
+     */
+    public RingClientBuilder reports(boolean enabled) {
+        this.reports = enabled;
+        return this;
+    }
+
+    /**
+     * The longest time between two follower reports (default 20 s, the
+     * most docs/ring.md section 23 allows); a report also goes out after
+     * each newly verified ring.
+     *
+     * @throws IllegalArgumentException unless {@code interval} is positive and at most 20 s
+     */
+    public RingClientBuilder reportInterval(Duration interval) {
+        positive(interval, "reportInterval");
+        if (interval.compareTo(FollowerReporter.MAX_INTERVAL) > 0) {
+            throw new IllegalArgumentException("reportInterval must be at most 20 s, as a follower reports at least "
+                    + "every 20 s (docs/ring.md section 23): " + interval);
+        }
+        this.reportInterval = interval;
         return this;
     }
 

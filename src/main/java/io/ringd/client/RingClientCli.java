@@ -30,7 +30,10 @@ import io.ringd.ring.RingException;
  * {@code --timeout S} bounds each wait (default 30 s; exit status 1 when it
  * runs out, or at once when the server has no ring of that name); {@code --watch} prints one
  * {@code version} line per verified ring instead, and {@code gone ring <name>} when the ring is
- * deleted, until the input ends.
+ * deleted, until the input ends. As every client, it reports to the server as a follower
+ * (docs/ring.md section 23) and says as whom on standard error at start,
+ * {@code follower <id>}: {@code --follower-id ID} names it (default: host, process id and a
+ * random suffix), {@code --no-reports} turns reports off.
  */
 public final class RingClientCli {
 
@@ -57,6 +60,8 @@ public final class RingClientCli {
         boolean zones = false;
         boolean watch = false;
         String ring = null;
+        String followerId = null;
+        boolean reports = true;
         Duration timeout = Duration.ofSeconds(30);
         try {
             for (int i = 1; i < args.length; i++) {
@@ -67,6 +72,8 @@ public final class RingClientCli {
                     case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(args[++i]));
                     case "--watch" -> watch = true;
                     case "--ring" -> ring = args[++i];
+                    case "--follower-id" -> followerId = args[++i];
+                    case "--no-reports" -> reports = false;
                     default -> {
                         return usage(err, "unknown option " + args[i]);
                     }
@@ -82,6 +89,10 @@ public final class RingClientCli {
             if (ring != null) {
                 builder.ring(ring);
             }
+            if (followerId != null) {
+                builder.followerId(followerId);
+            }
+            builder.reports(reports);
         } catch (IllegalArgumentException e) {
             return usage(err, e.getMessage());
         }
@@ -100,6 +111,7 @@ public final class RingClientCli {
             });
         }
         try (RingClient client = builder.build()) {
+            err.println("follower " + client.followerId() + (reports ? "" : " (reports off)"));
             boolean reached = client.awaitVersion(awaitVersion, timeout); // false at once if the ring is gone
             if (!reached && client.isGone() && !watch) {
                 err.println("the ring " + name + " does not exist on " + args[0]
@@ -144,7 +156,8 @@ public final class RingClientCli {
     private static int usage(PrintStream err, String problem) {
         err.println(problem);
         err.println("usage: java -cp ringd-client.jar:<dependencies> io.ringd.client.RingClientCli <base-url>"
-                + " [--ring NAME] [--await-version V] [--preference N] [--distinct-zones] [--timeout S] [--watch] < keys");
+                + " [--ring NAME] [--await-version V] [--preference N] [--distinct-zones] [--timeout S] [--watch]"
+                + " [--follower-id ID] [--no-reports] < keys");
         return 2;
     }
 }

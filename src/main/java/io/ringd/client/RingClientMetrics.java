@@ -25,7 +25,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code ringd.client.last.heard.age} (gauge, seconds): how long since the server was last heard from;
  * <li>{@code ringd.client.lag} (timer): from a version's commit on the server to the client holding it
  *     (the two clocks' skew included);
- * <li>{@code ringd.client.reconnects} and {@code ringd.client.reloads} (counters).
+ * <li>{@code ringd.client.reconnects} and {@code ringd.client.reloads} (counters);
+ * <li>{@code ringd.client.reports} and {@code ringd.client.report.failures} (counters): follower reports
+ *     (docs/ring.md section 23) the server took, and those it did not (no answer, a 503, any other status).
  * </ul>
  * A client registers them with Micrometer's global registry by itself when
  * Micrometer is on the class path (see {@link RingClientBuilder#metrics});
@@ -64,6 +66,11 @@ public final class RingClientMetrics implements MeterBinder, AutoCloseable {
                 .tags(tags).description("Connections made again after a failed or ended one").register(registry));
         meters.add(FunctionCounter.builder("ringd.client.reloads", client, RingClient::reloads)
                 .tags(tags).description("Rings fetched whole instead of by a change").register(registry));
+        meters.add(FunctionCounter.builder("ringd.client.reports", client, RingClient::reportsSent)
+                .tags(tags).description("Follower reports the server took").register(registry));
+        meters.add(FunctionCounter.builder("ringd.client.report.failures", client, RingClient::reportsFailed)
+                .tags(tags).description("Follower reports the server did not take: no answer, or not 2xx")
+                .register(registry));
         Timer lag = Timer.builder("ringd.client.lag").tags(tags)
                 .description("From a version's commit on the server to the client holding it").register(registry);
         meters.add(lag);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,7 +42,10 @@ import tools.jackson.databind.json.JsonMapper;
  * A stand-in ringd on loopback that serves {@code GET /ring} and
  * {@code GET /ring/events} as docs/ring.md sections 17 and 20 say, building its
  * rings with the library, with knobs to misbehave: skip or tamper with an
- * event, send raw text, refuse or drop streams, go silent.
+ * event, send raw text, refuse or drop streams, go silent. It takes follower
+ * reports ({@code PUT /followers/{id}}, docs/ring.md section 23) and keeps
+ * them, answering 204 or what a test sets; with {@link #serveRing} it serves
+ * all of that under {@code /rings/<name>} too.
  */
 final class StubRingServer implements AutoCloseable {
 
@@ -88,11 +92,27 @@ final class StubRingServer implements AutoCloseable {
     private UnaryOperator<String> nextEvent; // guarded by this
     private boolean skipNextEvent; // guarded by this
 
+    /** A follower report as the stub got it: the whole raw path, what it decodes to, and when (System.nanoTime). */
+    record Report(String method, String rawPath, String path, String contentType, String body, long atNanos) {
+    }
+
+    /** Every follower report, in the order they came. */
+    final List<Report> reports = new CopyOnWriteArrayList<>();
+    private volatile int reportStatus = 204;
+    private volatile String reportRetryAfter;
+    private volatile String reportProblem = "";
+    /** While set, a report is answered only once it is counted down (the report is kept at once). */
+    private volatile CountDownLatch reportGate;
+    /** The ring also served under /rings/<name>/; null: none. */
+    private volatile String servedRing;
+
     private StubRingServer(int port, Version first) throws IOException {
         history.add(first);
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setExecutor(executor);
         server.createContext("/ring", this::handle);
+        server.createContext("/rings/", this::handle);
+        server.createContext("/followers", this::handle);
         server.start();
     }
 
@@ -230,6 +250,31 @@ final class StubRingServer implements AutoCloseable {
         this.keepAlive = period;
     }
 
+    /** Answers follower reports with {@code status} from now on, with {@code Retry-After} if not null. */
+    void answerReports(int status, String retryAfter, String problemJson) {
+        this.reportRetryAfter = retryAfter;
+        this.reportProblem = problemJson == null ? "" : problemJson;
+        this.reportStatus = status;
+    }
+
+    /** Holds the answer to every follower report from now on, until {@link #releaseReports()}. */
+    void holdReports() {
+        reportGate = new CountDownLatch(1);
+    }
+
+    void releaseReports() {
+        CountDownLatch gate = reportGate;
+        reportGate = null;
+        if (gate != null) {
+            gate.countDown();
+        }
+    }
+
+    /** Serves its ring under /rings/{@code name}/ as well (docs/ring.md section 22). */
+    void serveRing(String name) {
+        this.servedRing = name;
+    }
+
     int openStreams() {
         return streams.size();
     }
@@ -246,7 +291,17 @@ final class StubRingServer implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         try {
             String path = ex.getRequestURI().getPath();
-            if (!ex.getRequestMethod().equals("GET")) {
+            String raw = ex.getRequestURI().getRawPath();
+            String named = servedRing == null ? null : "/rings/" + servedRing;
+            if (named != null && raw.startsWith(named + "/")) {
+                path = path.substring(named.length());
+                raw = raw.substring(named.length());
+            } else if (path.startsWith("/rings/")) {
+                path = "/unknown";
+            }
+            if (raw.startsWith("/followers/")) {
+                report(ex);
+            } else if (!ex.getRequestMethod().equals("GET")) {
                 send(ex, 405, "text/plain", "");
             } else if (path.equals("/ring")) {
                 ring(ex);
@@ -257,6 +312,32 @@ final class StubRingServer implements AutoCloseable {
             }
         } finally {
             ex.close();
+        }
+    }
+
+    private void report(HttpExchange ex) throws IOException {
+        String raw = ex.getRequestURI().getRawPath();
+        String path = ex.getRequestURI().getPath();
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        String type = ex.getRequestHeaders().getFirst("Content-Type");
+        reports.add(new Report(ex.getRequestMethod(), raw, path, type, body, System.nanoTime()));
+        CountDownLatch gate = reportGate;
+        if (gate != null) {
+            try {
+                gate.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        int status = reportStatus;
+        String retryAfter = reportRetryAfter;
+        if (retryAfter != null) {
+            ex.getResponseHeaders().set("Retry-After", retryAfter);
+        }
+        if (status == 204) {
+            ex.sendResponseHeaders(204, -1);
+        } else {
+            send(ex, status, "application/problem+json", reportProblem);
         }
     }
 
