@@ -173,6 +173,27 @@ final class FollowerReporter {
     /** The ring is gone (follower thread): nothing is held, nothing is reported, no latency kept. */
     void gone() {
         windows = Map.of();
+        synchronized (this) {
+            mismatch = null;
+        }
+    }
+
+    /** A version built here whose fingerprint is not the server's, reported until a newer ring verifies. */
+    private record Mismatch(long version, String built) {
+    }
+
+    /** Guarded by this. */
+    private Mismatch mismatch;
+
+    /**
+     * The ring built at {@code version} did not verify (follower thread): report it as built, so
+     * the server shows this client diverged, until a ring of that version or newer verifies.
+     */
+    void mismatched(long version, String built) {
+        synchronized (this) {
+            mismatch = new Mismatch(version, built);
+        }
+        kick();
     }
 
     void record(String node, long nanos) {
@@ -222,37 +243,47 @@ final class FollowerReporter {
 
     /** Sends a report if one is called for and allowed now (timer thread only). */
     private void attempt() {
-        RingClient.Held held;
+        long version;
+        String fingerprint;
         synchronized (this) {
             if (closed || inFlight || blocked && System.nanoTime() - blockedUntilNanos < 0) {
                 return; // the answer, or the end of the Retry-After, calls again
             }
             blocked = false;
-            held = client.held();
-            if (held == null) {
-                return; // no ring, or gone: the next verified ring calls again
+            RingClient.Held held = client.held();
+            Mismatch m = mismatch;
+            if (m != null && held != null && held.ring().version() >= m.version()) {
+                mismatch = m = null; // a ring as new verified since
             }
-            HashRing ring = held.ring();
-            boolean newer = ring.version() != lastVersion || !ring.fingerprint().equals(lastFingerprint);
+            if (m != null) {
+                version = m.version();
+                fingerprint = m.built();
+            } else if (held == null) {
+                return; // no ring, or gone: the next verified ring calls again
+            } else {
+                version = held.ring().version();
+                fingerprint = held.ring().fingerprint();
+            }
+            boolean newer = version != lastVersion || !fingerprint.equals(lastFingerprint);
             if (!newer && !due) {
                 return;
             }
             inFlight = true;
             due = false;
-            lastVersion = ring.version();
-            lastFingerprint = ring.fingerprint();
+            lastVersion = version;
+            lastFingerprint = fingerprint;
             wakeUpIn(intervalNanos);
         }
-        HashRing ring = held.ring();
         CompletableFuture<HttpResponse<String>> r;
         try {
             HttpRequest put = HttpRequest.newBuilder(uri).version(HttpClient.Version.HTTP_1_1).timeout(requestTimeout)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString(body(ring, System.nanoTime()), StandardCharsets.UTF_8))
+                    .PUT(HttpRequest.BodyPublishers.ofString(body(version, fingerprint, System.nanoTime()),
+                            StandardCharsets.UTF_8))
                     .build();
             r = http.sendAsync(put, FollowerReporter::bodyHandler);
         } catch (RuntimeException e) {
-            answered(ring.version(), null, e);
+            answered(version, null, e);
             return;
         }
         synchronized (this) {
@@ -262,7 +293,7 @@ final class FollowerReporter {
             }
             request = r;
         }
-        r.whenComplete((answer, failure) -> answered(ring.version(), answer, failure));
+        r.whenComplete((answer, failure) -> answered(version, answer, failure));
     }
 
     /**
@@ -337,9 +368,14 @@ final class FollowerReporter {
      * MAX_REPORT_NODES of them.
      */
     String body(HashRing ring, long nowNanos) {
+        return body(ring.version(), ring.fingerprint(), nowNanos);
+    }
+
+    /** The report of {@code version} built with {@code fingerprint}, with the latencies seen lately. */
+    String body(long version, String fingerprint, long nowNanos) {
         ObjectNode report = WireJson.lenient().createObjectNode();
-        report.put("version", ring.version());
-        report.put("fingerprint", ring.fingerprint());
+        report.put("version", version);
+        report.put("fingerprint", fingerprint);
         List<Map.Entry<String, LatencyWindow.Recent>> seen = new ArrayList<>();
         for (Map.Entry<String, LatencyWindow> e : windows.entrySet()) {
             LatencyWindow.Recent r = e.getValue().recent(nowNanos);

@@ -518,6 +518,14 @@ public final class RingClient implements AutoCloseable {
         return held.get();
     }
 
+    /** A ring built at {@code version} did not verify: the reporter says so until a newer one does. */
+    void mismatched(long version, String built) {
+        FollowerReporter r = reporter;
+        if (r != null) {
+            r.mismatched(version, built);
+        }
+    }
+
     /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
     void publish(HashRing ring, Instant committedAt, String incarnation) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring

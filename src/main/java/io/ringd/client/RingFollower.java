@@ -140,6 +140,7 @@ final class RingFollower implements Runnable {
                     reloadReason = null; // nothing is held any more: the next cycle loads whole
                     client.gone(e.getMessage());
                 } catch (BadMessage e) {
+                    mismatch(e);
                     LOG.log(Level.WARNING, "ringd client {0}: {1}", client.baseUrl(), e.getMessage());
                 } catch (IOException e) {
                     if (!isClosed()) {
@@ -382,6 +383,7 @@ final class RingFollower implements Runnable {
         try {
             ring = s.build();
         } catch (BadMessage m) {
+            mismatch(m);
             return m.getMessage();
         }
         RingClient.Held held = client.held();
@@ -391,6 +393,16 @@ final class RingFollower implements Runnable {
         }
         adopt(held, ring, s.committedAt(), s.incarnation());
         return null;
+    }
+
+    /**
+     * A ring built here that does not verify is reported as it was built (docs/ring.md
+     * section 23): the server shows this client diverged, the bug a fleet most needs to see.
+     */
+    private void mismatch(BadMessage m) {
+        if (m instanceof RingMessages.Mismatch mm) {
+            client.mismatched(mm.version, mm.built);
+        }
     }
 
     private String change(Event e) {
@@ -416,6 +428,7 @@ final class RingFollower implements Runnable {
         try {
             next = c.applyTo(previous);
         } catch (BadMessage m) {
+            mismatch(m);
             return m.getMessage();
         }
         client.publish(next, c.committedAt(), c.incarnation() != null ? c.incarnation() : held.incarnation());

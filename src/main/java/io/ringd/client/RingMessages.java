@@ -38,7 +38,7 @@ final class RingMessages {
     }
 
     /** A message that is not what the protocol says; the client reloads rather than guess. */
-    static final class BadMessage extends Exception {
+    static class BadMessage extends Exception {
         BadMessage(String message) {
             super(message);
         }
@@ -96,10 +96,21 @@ final class RingMessages {
 
     private static HashRing checked(HashRing ring, String fingerprint) throws BadMessage {
         if (!ring.fingerprint().equals(fingerprint)) {
-            throw new BadMessage("fingerprint mismatch at version " + ring.version() + ": built "
-                    + ring.fingerprint() + ", the server has " + fingerprint);
+            throw new Mismatch(ring.version(), ring.fingerprint(), fingerprint);
         }
         return ring;
+    }
+
+    /** A ring built from the server's answer whose fingerprint is not the server's: this client routes otherwise. */
+    static final class Mismatch extends BadMessage {
+        final long version;
+        final String built;
+
+        Mismatch(long version, String built, String server) {
+            super("fingerprint mismatch at version " + version + ": built " + built + ", the server has " + server);
+            this.version = version;
+            this.built = built;
+        }
     }
 
     static Snapshot snapshot(String json) throws BadMessage {

@@ -120,6 +120,25 @@ class RingClientFollowerTest {
     }
 
     @Test
+    void aRingThatDoesNotVerify_isReportedAsBuilt_untilANewerOneVerifies() throws Exception {
+        StubRingServer stub = stub();
+        stub.putMany("n", 3);
+        Version v3 = stub.current();
+        String lie = "0".repeat(64); // the server says one thing, the ring built here another
+        stub.tamperRing(body -> body.replace(v3.ring().fingerprint(), lie));
+        RingClient c = closing(builder(stub).followerId("odd").reportInterval(Duration.ofMillis(200)).build());
+        eventually("a report of what it built", () -> !reportsOf(stub, "odd").isEmpty());
+        assertThat(c.isReady()).as("it routes by no ring it could not verify").isFalse();
+        assertThat(reportsOf(stub, "odd").get(0).body()).isEqualTo(exactly(v3)).doesNotContain(lie);
+        stub.tamperRing(body -> body);
+        assertThat(c.awaitReady(WAIT)).isTrue();
+        stub.putMany("m", 1);
+        Version v4 = stub.current();
+        eventually("the report of version 4, verified", () -> reportsOf(stub, "odd").stream()
+                .anyMatch(r -> r.body().equals(exactly(v4))));
+    }
+
+    @Test
     void theId_goesInThePathAsOneSegment_aSlashAsPercent2F() throws Exception {
         StubRingServer stub = stub();
         String id = "team/a:web@7.example_x-Y0";
