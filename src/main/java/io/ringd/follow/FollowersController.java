@@ -73,7 +73,7 @@ class FollowersController {
                     mediaType = ApiDocs.JSON, schema = @Schema(implementation = FollowerReport.class),
                     examples = @ExampleObject(value = "{\"version\":8,\"fingerprint\":\"9f2c41d7e0b35a86c1f4e2d9b0"
                             + "7a63581e4c2b9d7f0a3e6c5b8d1f4a7c0e3b6d\",\"nodes\":{\"cache-1\":{\"latencyMs\":3.2}}}"))))
-    @ApiResponse(responseCode = "204", description = "Taken")
+    @ApiResponse(responseCode = "204", description = "Taken", content = @Content)
     @ApiResponse(responseCode = "400", description = "Bad id, version, fingerprint or latency")
     @ApiResponse(responseCode = "503", description = "The ring knows as many followers as it may (ringd.followers.max"
             + ") and none is silent, or takes no more reports this second; Retry-After says when to try again")
