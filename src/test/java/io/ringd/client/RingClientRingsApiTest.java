@@ -208,6 +208,7 @@ class RingClientRingsApiTest extends RealServerTest {
         assertThat(a.version()).as("a ring made again starts at version 0").isZero();
         assertThat(a.held().incarnation()).as("another incarnation").isNotNull().isNotEqualTo(incarnation);
         assertThat(a.ring().nodes()).isEmpty();
+        eventually("the listener told", WAIT, () -> swaps.size() == 1); // told just after the ring is held
         assertThat(swaps).hasSize(1);
         assertThat(swaps.get(0)[0]).as("told as a first ring").isNull();
         long again = putInto(A, "gb-1:1:z1", "gb-2:2:z2");
