@@ -138,12 +138,18 @@ final class Report {
         }
 
         void writeTo(Report report) {
-            report.line("| " + String.join(" | ", head) + " |");
-            report.line("| " + String.join(" | ", align) + " |");
+            report.md.append(markdown());
+        }
+
+        /** The table's lines and a blank line after them. */
+        String markdown() {
+            StringBuilder b = new StringBuilder();
+            b.append("| ").append(String.join(" | ", head)).append(" |\n");
+            b.append("| ").append(String.join(" | ", align)).append(" |\n");
             for (String[] r : rows) {
-                report.line("| " + String.join(" | ", r) + " |");
+                b.append("| ").append(String.join(" | ", r)).append(" |\n");
             }
-            report.line();
+            return b.append('\n').toString();
         }
     }
 }
