@@ -89,9 +89,9 @@ public final class SlowNode {
         static Settings fromProperties() {
             Settings s = new Settings(Integer.getInteger("rate", 2000), Integer.getInteger("apps", 3),
                     Integer.getInteger("workers", 4), Integer.getInteger("keys", 10_000),
-                    System.getProperty("bound", "1.25"), Integer.getInteger("jit", 15), Integer.getInteger("warm", 20),
-                    Integer.getInteger("slowFrom", 30), Integer.getInteger("slowUntil", 60),
-                    Integer.getInteger("delay", 20), Integer.getInteger("duration", 110),
+                    System.getProperty("bound", "1.25"), Integer.getInteger("jit", 10), Integer.getInteger("warm", 30),
+                    Integer.getInteger("slowFrom", 40), Integer.getInteger("slowUntil", 70),
+                    Integer.getInteger("delay", 20), Integer.getInteger("duration", 135),
                     Integer.getInteger("report", 1000), Long.getLong("seed", 7));
             if (!(0 <= s.jit && 0 < s.warm && s.warm < s.slowFrom && s.slowFrom < s.slowUntil && s.slowUntil < s.duration)) {
                 throw new IllegalArgumentException("need 0 < warm < slowFrom < slowUntil < duration: " + s);
@@ -722,9 +722,8 @@ public final class SlowNode {
         facts.put("shareWhileSlow", f("%.5f", (double) slowPeriodSlow / Math.max(1, slowPeriodAll)));
 
         // the loads: when the slow node was over its bound (load > c * mean), as intervals of GET /loads
-        // reads: start, end (NaN: to the end of the run), its load and the bound at the start, and the
-        // longest pause in its requests from 2 s before the start to 2 s after the end: when they
-        // stopped and when they started again (NaN: not within the run)
+        // reads: start, end (NaN: to the end of the run), its load and the bound at the start, its last
+        // request before the start and its first after the end (NaN: none), each within a read's 250 ms
         double c = Double.parseDouble(s.bound);
         List<double[]> over = new ArrayList<>();
         double[] open = null;
@@ -742,19 +741,16 @@ public final class SlowNode {
             over.add(open);
         }
         long[] toSlow = Arrays.stream(order).filter(r -> nd[r] == slow).mapToLong(r -> at[r]).toArray();
+        long tolerance = TimeUnit.MILLISECONDS.toNanos(250); // GET /loads is read every 250 ms
         for (double[] o : over) {
-            long from = (long) ((o[0] - 2) * 1e9);
-            long until = Double.isNaN(o[1]) ? Long.MAX_VALUE : (long) ((o[1] + 2) * 1e9);
-            long gap = -1;
-            for (int r = 0; r < toSlow.length; r++) {
-                if (toSlow[r] < from || toSlow[r] > until) {
-                    continue;
-                }
-                long next = r + 1 < toSlow.length ? toSlow[r + 1] : (long) (secs * 1e9);
-                if (next - toSlow[r] > gap) {
-                    gap = next - toSlow[r];
-                    o[4] = toSlow[r] / 1e9;
-                    o[5] = r + 1 < toSlow.length ? toSlow[r + 1] / 1e9 : Double.NaN;
+            long from = (long) (o[0] * 1e9) + tolerance;
+            long until = Double.isNaN(o[1]) ? Long.MAX_VALUE : (long) (o[1] * 1e9) - tolerance;
+            for (long t : toSlow) {
+                if (t <= from) {
+                    o[4] = t / 1e9;
+                } else if (t >= until) {
+                    o[5] = t / 1e9;
+                    break;
                 }
             }
         }

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The fleet as the load signal (docs/algorithms.md section 6): five memcached servers on loopback
-# (Debian's /usr/bin/memcached, installed when missing), a delaying proxy in front of one of them
+# (Debian's /usr/bin/memcached, installed when missing), each behind a forwarder of a delaying proxy
 # (bench/DelayProxy.java), ringd from target/ringd.jar with ringd.load.source=followers, and
 # application instances (bench/SlowNode.java: RingClients reporting as followers) routing every
-# request with GET /route/{key}?bound=1.25 and timing memcached. The proxy slows its server down for
-# a while; the harness measures how the requests leave it and come back, per second and per key,
-# with membership unchanged. About 2.5 minutes; stops every process it started.
+# request with GET /route/{key}?bound=1.25 and timing memcached. The proxy slows one server (mc-3)
+# down for a while; the harness measures how the requests leave it and come back, per second and per
+# key, with membership unchanged. About 3 minutes; stops every process it started.
 #   bench/slow-node.sh           # into target/slow-node/: summary.txt, seconds.csv, loads.csv,
 #                                # moves.csv, facts.properties, slow-node.png, section.md
 #   bench/slow-node.sh --docs    # the same, then the plot to docs/algorithms/slow-node.png and the
 #                                # section into docs/algorithms.md (section 6)
-# RATE, APPS, WORKERS, KEYS, BOUND, WARM, SLOW_FROM, SLOW_UNTIL, DELAY_MS, DURATION, REPORT_MS and
-# SEED change the run (defaults 2000 requests a second, 3 instances of 8 threads, 10000 keys, bound
-# 1.25, baseline from 10 s, slow from 20 s to 50 s by 20 ms, 100 s, reports every 1000 ms, seed 7).
+# RATE, APPS, WORKERS, KEYS, BOUND, JIT, WARM, SLOW_FROM, SLOW_UNTIL, DELAY_MS, DURATION, REPORT_MS and
+# SEED change the run (defaults: 2000 requests a second, 3 instances of 4 threads, 10000 keys, bound
+# 1.25, 10 s of JIT warm-up before time 0, the base from 30 s, slow from 40 s to 70 s by 20 ms, 135 s,
+# reports every 1000 ms, seed 7).
 #
 # The harness is a single-file program run on target/ringd-client.jar and the Jackson jars the client
 # needs (docs/client.md), taken from the server's jar: the Spring Boot jar itself cannot serve as a
@@ -99,8 +100,8 @@ done
 slow=mc-3
 nodes="mc-1=${fwd[0]},mc-2=${fwd[1]},mc-3=${fwd[2]},mc-4=${fwd[3]},mc-5=${fwd[4]}"
 java -Xms512m -Xmx512m -Drate="${RATE:-2000}" -Dapps="${APPS:-3}" -Dworkers="${WORKERS:-4}" \
-  -Dkeys="${KEYS:-10000}" -Dbound="${BOUND:-1.25}" -Djit="${JIT:-15}" -Dwarm="${WARM:-20}" -DslowFrom="${SLOW_FROM:-30}" \
-  -DslowUntil="${SLOW_UNTIL:-60}" -Ddelay="${DELAY_MS:-20}" -Dduration="${DURATION:-110}" \
+  -Dkeys="${KEYS:-10000}" -Dbound="${BOUND:-1.25}" -Djit="${JIT:-10}" -Dwarm="${WARM:-30}" -DslowFrom="${SLOW_FROM:-40}" \
+  -DslowUntil="${SLOW_UNTIL:-70}" -Ddelay="${DELAY_MS:-20}" -Dduration="${DURATION:-135}" \
   -Dreport="${REPORT_MS:-1000}" -Dseed="${SEED:-7}" \
   -cp "$cp" bench/SlowNode.java "$out" "$base" "$token" "$control" "$slow" "$nodes"
 cleanup
