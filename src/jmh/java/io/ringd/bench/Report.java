@@ -69,6 +69,21 @@ final class Report {
         md.append(text).append("\n\n");
     }
 
+    /**
+     * Appends what the report file holds now from the line {@code heading} on: a section another
+     * command writes into the same file, kept as it is. Nothing when the file or the heading is absent.
+     */
+    void carryOver(String heading) throws IOException {
+        if (!Files.exists(markdown)) {
+            return;
+        }
+        String old = Files.readString(markdown, StandardCharsets.UTF_8);
+        int at = old.indexOf("\n" + heading + "\n");
+        if (at >= 0) {
+            md.append(old.substring(at + 1));
+        }
+    }
+
     void write() throws IOException {
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
     }
