@@ -57,7 +57,8 @@ import io.ringd.client.RingClient;
  * (seconds of load before time 0, not recorded: the JIT warm-up, 20), {@code warm} (seconds before the baseline is measured, 10),
  * {@code slowFrom} and {@code slowUntil} (seconds, 20 and 50), {@code delay}
  * (ms added to each answer of the slow node, 20), {@code duration} (100),
- * {@code report} (the follower report interval in ms, 1000), {@code seed} (7).
+ * {@code report} (the follower report interval in ms, 1000), {@code seed} (7),
+ * {@code commit} (what the run measured, for the report; "unknown").
  */
 public final class SlowNode {
 
@@ -224,6 +225,8 @@ public final class SlowNode {
             c.close();
         }
 
+        facts.put("commit", System.getProperty("commit", "unknown"));
+        facts.put("date", java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
         facts.put("nodes", String.join(",", nodes));
         facts.put("slow", nodes[slow]);
         put("rate", s.rate);

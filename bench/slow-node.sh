@@ -6,7 +6,7 @@
 # request with GET /route/{key}?bound=1.25 and timing memcached. The proxy slows one server (mc-3)
 # down for a while; the harness measures how the requests leave it and come back, per second and per
 # key, with membership unchanged. About 3 minutes; stops every process it started.
-#   bench/slow-node.sh           # into target/slow-node/: summary.txt, seconds.csv, loads.csv,
+#   bench/slow-node.sh           # into target/slow-node/ (or $OUT): summary.txt, seconds.csv, loads.csv,
 #                                # moves.csv, facts.properties, slow-node.png, section.md
 #   bench/slow-node.sh --docs    # the same, then the plot to docs/algorithms/slow-node.png and the
 #                                # section into docs/algorithms.md (section 6)
@@ -28,7 +28,9 @@ for a in "$@"; do
     *) echo "usage: bench/slow-node.sh [--docs]" >&2; exit 2 ;;
   esac
 done
-out=target/slow-node
+out=${OUT:-target/slow-node}
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git status --porcelain 2>/dev/null)" ] || commit="$commit and the uncommitted changes of the working tree"
 
 if [ ! -x /usr/bin/memcached ]; then
   # as .ci/run: no service of the package starts while it is installed
@@ -102,7 +104,7 @@ nodes="mc-1=${fwd[0]},mc-2=${fwd[1]},mc-3=${fwd[2]},mc-4=${fwd[3]},mc-5=${fwd[4]
 java -Xms512m -Xmx512m -Drate="${RATE:-2000}" -Dapps="${APPS:-3}" -Dworkers="${WORKERS:-4}" \
   -Dkeys="${KEYS:-10000}" -Dbound="${BOUND:-1.25}" -Djit="${JIT:-10}" -Dwarm="${WARM:-30}" -DslowFrom="${SLOW_FROM:-40}" \
   -DslowUntil="${SLOW_UNTIL:-70}" -Ddelay="${DELAY_MS:-20}" -Dduration="${DURATION:-135}" \
-  -Dreport="${REPORT_MS:-1000}" -Dseed="${SEED:-7}" \
+  -Dreport="${REPORT_MS:-1000}" -Dseed="${SEED:-7}" -Dcommit="$commit" \
   -cp "$cp" bench/SlowNode.java "$out" "$base" "$token" "$control" "$slow" "$nodes"
 cleanup
 pids=()

@@ -9,8 +9,6 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -252,9 +250,9 @@ public final class SlowNodeReport {
         machine.row("`java -version`", String.join("<br>", m.javaVersion()));
         machine.row("load average (1, 5, 15 min)", get("loadAverageBefore") + " before the run, "
                 + get("loadAverageAfter") + " after it (other work on the machine included)");
-        String[] commit = m.commit().split(" ", 2);
+        String[] commit = get("commit").split(" ", 2);
         machine.row("commit", "`" + commit[0] + "`" + (commit.length > 1 ? " " + commit[1] : "") + ", "
-                + LocalDate.now(ZoneOffset.UTC));
+                + get("date"));
         table(md, machine);
         md.append("![share of requests per node each second, the slow period shaded, and the slow node's load and "
                 + "p99](algorithms/slow-node.png)\n\n");
@@ -290,9 +288,11 @@ public final class SlowNodeReport {
                 n(count("movesBackWhileSlow")), slow));
         t.row("moved back", get("firstBackAfterRecovery").equals("never") ? "none within the run"
                 : f("**%s keys** (%s of them its own) after the recovery, the first %s s after it; its share within "
-                        + "10 %% of its base %s", n(count("keysMovedBackAfterRecovery")),
-                        n(count("keysMovedBackAfterRecoveryOwn")), f("%.1f", number("firstBackAfterRecovery")),
-                        within()));
+                        + "10 %% of its base %s (a second's share of %s requests varies by about %.1f points, one "
+                        + "standard deviation, so a second outside 10 %% now and then is chance)",
+                        n(count("keysMovedBackAfterRecovery")), n(count("keysMovedBackAfterRecoveryOwn")),
+                        f("%.1f", number("firstBackAfterRecovery")), within(), n(count("rate")),
+                        100 * Math.sqrt(base * (1 - base) / count("rate"))));
         t.row("at the end", f("%s of %s's %s keys on it, %s elsewhere (each key's node at its last request)",
                 n(count("keysOfSlowNodeOnItAtTheEnd")), slow, n(count("keysOfSlowNode")),
                 n(count("keysOfSlowNodeElsewhereAtTheEnd"))));
@@ -400,22 +400,24 @@ public final class SlowNodeReport {
             mean += p[i] / nodes.length;
         }
         double spread = max(p) / mean;
+        double[] peak = healthyPeak();
+        String peakText = peak[2] < 0 ? "" : f("the highest a healthy node's load came was %.2f times the mean "
+                + "(%s at t = %.1f s), against the bound's %s", peak[0], nodes[(int) peak[2]], peak[1], get("bound"));
         if (count("movesLateral") == 0) {
             para(md, f("**Between healthy nodes** no key moved: no healthy node crossed its bound in any of the %s "
-                    + "x %d node readings of `GET /loads`. That is not a margin to rely on: c = %s compares p99s, "
-                    + "and at base the p99s of five identical servers ran from %.2f to %.2f ms, the slowest %.2f "
-                    + "times the mean. A healthy node whose window catches a pause of the machine crosses such a "
-                    + "bound, is shed like a slow one, and stays shed 20 to 30 s for the same reason as above.",
-                    get("loadsReads"), nodes.length - 1, get("bound"), min(p), max(p), spread));
+                    + "x %d node readings of `GET /loads`; %s. The margin is the noise of p99s: at base the p99s of "
+                    + "five identical servers ran from %.2f to %.2f ms, and a healthy node whose window catches a "
+                    + "long enough pause of the machine crosses a bound of %s, is shed like a slow one, and stays "
+                    + "shed 20 to 30 s for the same reason as above.", get("loadsReads"), nodes.length - 1,
+                    peakText, min(p), max(p), get("bound")));
         } else {
             para(md, f("**Between healthy nodes.** %s moves of %s keys went between nodes that were never slowed. "
-                    + "They are healthy nodes over their own bound: c = %s compares p99s, and the p99s of five "
-                    + "identical servers on this machine were far from equal (at base from %.2f to %.2f ms, the "
-                    + "slowest %.2f times the mean), so whenever a node's window caught a pause of the machine it "
-                    + "crossed the bound, was shed like a slow one, and stayed shed 20 to 30 s for the same reason "
-                    + "(a healthy node over its bound in %s of the %s x %d node readings).",
-                    n(count("movesLateral")), n(count("keysMovedLateral")), get("bound"), min(p), max(p), spread,
-                    n(count("healthyOverBoundReads")), get("loadsReads"), nodes.length - 1));
+                    + "They are healthy nodes over their own bound (in %s of the %s x %d node readings of "
+                    + "`GET /loads`; %s): c = %s compares p99s, at base the p99s of five identical servers ran "
+                    + "from %.2f to %.2f ms, and a node whose window caught a pause of the machine crossed the "
+                    + "bound, was shed like a slow one, and stayed shed 20 to 30 s for the same reason.",
+                    n(count("movesLateral")), n(count("keysMovedLateral")), n(count("healthyOverBoundReads")),
+                    get("loadsReads"), nodes.length - 1, peakText, get("bound"), min(p), max(p)));
         }
         md.append("**What to set.**\n\n");
         md.append(f("- **The report interval** (`RingClient.builder(url).reportInterval(...)`) is how fast the "
@@ -427,13 +429,15 @@ public final class SlowNodeReport {
                 + "partitioned instance) keeps its last latencies in the medians: a few report intervals (10 s "
                 + "here with reports every second), not the default 60 s, when the reports are the loads.\n");
         double fresh = again.isEmpty() ? Double.NaN : again.get(0).load() / (again.get(0).limit() / c);
-        md.append(f("- **The bound c** for latencies must sit above the spread of healthy p99s (the slowest "
-                + "healthy node's p99 over the mean: %.2f at base here)%s, not at section 5's 1.3, which is "
-                + "sized for the ring's imbalance of counts. A node slowed by its disk or its network is many "
-                + "times the mean (%s ms added here is more than ten times it), so a c of 2 or more still sheds "
-                + "it and leaves the noise alone.\n", spread, Double.isNaN(fresh) ? ""
+        md.append(f("- **The bound c** for latencies must sit above the noise of healthy p99s (here a healthy "
+                + "node's load reached %.2f times the mean)%s, not at section 5's 1.3, which is sized for the "
+                + "ring's imbalance of counts, and below the number of nodes: the mean counts the slow node "
+                + "too, so one node of N can reach at most N times it. %s ms added here made %s %.1f times the "
+                + "mean, so a c of 2 would still shed it, with far more room for noise (`BOUND=2 %s` measures "
+                + "it).\n", peak[0], Double.isNaN(fresh) ? ""
                         : f(" and above the p99 of a node's first reports after it comes back (%.2f times the mean "
-                                + "at t = %.2f s here)", fresh, again.get(0).from()), get("delayMs")));
+                                + "at t = %.2f s here)", fresh, again.get(0).from()), get("delayMs"), slow,
+                first == null ? Double.NaN : first.load() / (first.limit() / c), COMMAND));
         md.append("- **The recovery cannot be set**: the client's window keeps a sample 20 to 30 s "
                 + "(`LatencyWindow`, three buckets of 10 s), and a shed node gets no requests, so its keys come "
                 + "back 20 to 30 s after it was shed, and again every 20 to 30 s while it stays slow; each return "
@@ -441,6 +445,25 @@ public final class SlowNodeReport {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** The highest load of a node never slowed over the mean, in any read of GET /loads, and when. */
+    private double[] healthyPeak() {
+        double[] t = loads.column("t");
+        double[] mean = loads.column("mean");
+        double[] peak = {0, Double.NaN, -1};
+        for (int j = 0; j < nodes.length; j++) {
+            if (nodes[j].equals(slow)) {
+                continue;
+            }
+            double[] load = loads.column("load_" + nodes[j]);
+            for (int i = 0; i < t.length; i++) {
+                if (mean[i] > 0 && load[i] / mean[i] > peak[0]) {
+                    peak = new double[] {load[i] / mean[i], t[i], j};
+                }
+            }
+        }
+        return peak;
+    }
 
     /** When the slow node was next over its bound after {@code o}; NaN if never. */
     private double nextFrom(Over o) {
