@@ -342,13 +342,16 @@ public final class SlowNodeReport {
         List<Over> afterRecovery = over.stream().filter(x -> !Double.isNaN(x.until()) && x.until() >= slowOff)
                 .toList();
         StringBuilder back = new StringBuilder();
+        double notice = number("reportMs") / 1000 + 0.5;
         back.append(f("**Back only when the window forgets.** A node over its bound gets no requests at all, so no "
                 + "follower records a sample of it and each keeps reporting what its window holds: the slow "
-                + "samples, until they age out 20 to 30 s after the last request. Then the followers stop "
-                + "naming the node, a node nobody reports takes the mean of the others as its load "
-                + "(docs/ring.md section 23), which is within any bound, and its keys come back. So a shed node "
-                + "comes back 20 to 30 s after it was shed, whether or not it has recovered, and nothing in "
-                + "between tells the fleet that it has: the recovery itself is not observed."));
+                + "samples, until they age out. A sample leaves the window 20 to 30 s after it was recorded (when "
+                + "its bucket of 10 s is three buckets old), and the next report (up to %s ms later) and the "
+                + "server's refresh (up to 500 ms) follow. Then the followers stop naming the node, a node nobody "
+                + "reports takes the mean of the others as its load (docs/ring.md section 23), which is within "
+                + "any bound, and its keys come back. So a shed node comes back 20 to %.1f s after its last "
+                + "request, whether or not it has recovered, and nothing in between tells the fleet that it has: "
+                + "the recovery itself is not observed.", get("reportMs"), 30 + notice));
         if (!whileSlow.isEmpty()) {
             Over w = whileSlow.get(0);
             back.append(f(" Here %s's requests stopped at t = %.1f s and resumed at t = %.1f s, %.1f s later and "
@@ -359,8 +362,14 @@ public final class SlowNodeReport {
         if (!afterRecovery.isEmpty()) {
             Over a = afterRecovery.get(0);
             back.append(f(" After the recovery at t = %.0f s its keys came back at t = %.1f s: %.1f s after the "
-                    + "recovery, %.1f s after its requests had stopped.", slowOff, a.resumed(),
-                    a.resumed() - slowOff, a.resumed() - a.stopped()));
+                    + "recovery, %.1f s after its requests had stopped at t = %.1f s.", slowOff, a.resumed(),
+                    a.resumed() - slowOff, a.resumed() - a.stopped(), a.stopped()));
+            if (whileSlow.isEmpty() && a.stopped() + 20 < slowOff) {
+                back.append(f(" That they came back soon after the recovery is the phase of the window's buckets, "
+                        + "not a sign of the recovery: from that last request they could have come back as early "
+                        + "as t = %.0f s, while %s was still slow, and been shed again at once.", a.stopped() + 20,
+                        slow));
+            }
         } else {
             back.append(f(" After the recovery at t = %.0f s it did not come back within the run.", slowOff));
         }
@@ -440,8 +449,9 @@ public final class SlowNodeReport {
                 first == null ? Double.NaN : first.load() / (first.limit() / c), COMMAND));
         md.append("- **The recovery cannot be set**: the client's window keeps a sample 20 to 30 s "
                 + "(`LatencyWindow`, three buckets of 10 s), and a shed node gets no requests, so its keys come "
-                + "back 20 to 30 s after it was shed, and again every 20 to 30 s while it stays slow; each return "
-                + "while still slow costs its keys' callers the slow answers until the next reports.\n\n");
+                + "back 20 to 30 s (and a report interval) after it was shed, and again as often while it stays "
+                + "slow; each return while still slow costs its keys' callers slow answers until the next "
+                + "reports, and a recovered node waits for the same clock.\n\n");
     }
 
     // ------------------------------------------------------------------ helpers
