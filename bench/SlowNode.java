@@ -35,8 +35,8 @@ import io.ringd.client.RingClient;
 /**
  * The fleet as the load signal, against real memcached servers
  * (docs/algorithms.md section 6; run by bench/slow-node.sh, which starts the
- * servers, the delaying proxy in front of one of them and ringd with
- * {@code ringd.load.source=followers}). Application instances, each a
+ * servers, each behind a forwarder of the delaying proxy bench/DelayProxy.java,
+ * and ringd with {@code ringd.load.source=followers}). Application instances, each a
  * {@link RingClient} reporting as a follower, route every request with
  * {@code GET /route/{key}?bound=c}, do a memcached get (and a set on a miss)
  * on the node answered and record the time of each operation with
@@ -54,9 +54,10 @@ import io.ringd.client.RingClient;
  * System properties: {@code rate} (requests a second, all instances together;
  * 2000), {@code apps} (3), {@code workers} (threads per instance, 4),
  * {@code keys} (10000, drawn uniformly), {@code bound} (1.25), {@code jit}
- * (seconds of load before time 0, not recorded: the JIT warm-up, 20), {@code warm} (seconds before the baseline is measured, 10),
- * {@code slowFrom} and {@code slowUntil} (seconds, 20 and 50), {@code delay}
- * (ms added to each answer of the slow node, 20), {@code duration} (100),
+ * (seconds of load before time 0, not recorded: the JIT warm-up, 10),
+ * {@code warm} (the base is measured from it to the slow-down, 30),
+ * {@code slowFrom} and {@code slowUntil} (seconds, 40 and 70), {@code delay}
+ * (ms added to each answer of the slow node, 20), {@code duration} (135),
  * {@code report} (the follower report interval in ms, 1000), {@code seed} (7),
  * {@code commit} (what the run measured, for the report; "unknown").
  */
@@ -73,13 +74,12 @@ public final class SlowNode {
      * java.net.http costs several thread hand-offs a request, too much CPU on 2 cores), then
      * get on the node's memcached over a socket of the worker's own, and set on a miss; each
      * memcached operation is timed with System.nanoTime and recorded to the instance's
-     * client. Each request is logged (time,
-     * key, node, skipped, get and set times, route time) in arrays per worker, analysed
-     * after the run: the node that served a key at each request is its owner then, and a
-     * change of owner between two requests of the key is a move at the second one.
-     * A monitor thread reads GET /loads every 250 ms. Membership is set once, before the
-     * load; every route answer, every /loads answer and the ring at the end must carry
-     * that version (checked, and a failure if not).
+     * client. Each request is logged (time, key, node, skipped, get and set times, route
+     * time) in arrays per worker, analysed after the run: the node that served a key at each
+     * request is its owner then, and a change of owner between two requests of the key is a
+     * move at the second one. A monitor thread reads GET /loads every 250 ms. Membership is
+     * set once, before the load; every route answer, every /loads answer and the ring at the
+     * end must carry that version (checked: the run fails if not).
      */
 
     static final int VALUE_BYTES = 100;
@@ -90,12 +90,14 @@ public final class SlowNode {
         static Settings fromProperties() {
             Settings s = new Settings(Integer.getInteger("rate", 2000), Integer.getInteger("apps", 3),
                     Integer.getInteger("workers", 4), Integer.getInteger("keys", 10_000),
-                    System.getProperty("bound", "1.25"), Integer.getInteger("jit", 10), Integer.getInteger("warm", 30),
+                    System.getProperty("bound", "1.25"), Integer.getInteger("jit", 10),
+                    Integer.getInteger("warm", 30),
                     Integer.getInteger("slowFrom", 40), Integer.getInteger("slowUntil", 70),
                     Integer.getInteger("delay", 20), Integer.getInteger("duration", 135),
                     Integer.getInteger("report", 1000), Long.getLong("seed", 7));
-            if (!(0 <= s.jit && 0 < s.warm && s.warm < s.slowFrom && s.slowFrom < s.slowUntil && s.slowUntil < s.duration)) {
-                throw new IllegalArgumentException("need 0 < warm < slowFrom < slowUntil < duration: " + s);
+            if (!(0 <= s.jit && 0 < s.warm && s.warm < s.slowFrom && s.slowFrom < s.slowUntil
+                    && s.slowUntil < s.duration)) {
+                throw new IllegalArgumentException("need 0 <= jit, 0 < warm < slowFrom < slowUntil < duration: " + s);
             }
             return s;
         }
@@ -179,7 +181,7 @@ public final class SlowNode {
         String ringBefore = send(HttpRequest.newBuilder(URI.create(base + "/ring")));
         String ownership = send(HttpRequest.newBuilder(URI.create(base + "/ownership")));
         log("membership: " + String.join(", ", nodes) + " at version " + version + "; " + nodes[slow]
-                + " through the delaying proxy");
+                + " is the one to slow down");
 
         List<RingClient> apps = new ArrayList<>();
         for (int a = 0; a < s.apps; a++) {
@@ -1006,8 +1008,8 @@ public final class SlowNode {
         l.add(f("%s over its bound (GET /loads, load > c x mean; from, until, its load and the bound then, ms, and "
                 + "its requests stopped and started again, s): %s", slowId, facts.get("slowOverBound")));
         l.add(f("back: %s moves to %s while it was still slow; after the recovery %s keys moved back (%s of them "
-                + "its own; %s moves), the first %s s after it; its share within 10 %% of the base from %s s after the recovery (and "
-                + "to the end from %s s after)", facts.get("movesBackWhileSlow"), slowId,
+                + "its own; %s moves), the first %s s after it; its share within 10 %% of the base from %s s after "
+                + "the recovery (and to the end from %s s after)", facts.get("movesBackWhileSlow"), slowId,
                 facts.get("keysMovedBackAfterRecovery"), facts.get("keysMovedBackAfterRecoveryOwn"),
                 facts.get("movesBackAfterRecovery"),
                 facts.get("firstBackAfterRecovery"), facts.get("withinTenPercentAfter"),

@@ -237,9 +237,10 @@ public final class SlowNodeReport {
                 + "requests are not recorded. The base is t = %s s until the slow-down: before, the clients' "
                 + "windows still hold their first seconds, whose p99s come from few samples, and a node shed by a "
                 + "pause of the machine then stays shed 20 to 30 s, for the reason below. From t = %s s to "
-                + "t = %s s, %s's forwarder holds each of its answers %s ms; the run ends at t = %s s. The harness runs on target/ringd-client.jar and the Jackson "
-                + "jars it needs (the Spring Boot jar cannot be a class path: its classes sit under "
-                + "BOOT-INF/classes).", slow, String.join(", ", nodes), version, get("apps"), get("reportMs"),
+                + "t = %s s, %s's forwarder holds each of its answers %s ms; the run ends at t = %s s. The "
+                + "harness runs on target/ringd-client.jar and the Jackson jars it needs (the Spring Boot jar "
+                + "cannot be a class path: its classes sit under BOOT-INF/classes).", slow,
+                String.join(", ", nodes), version, get("apps"), get("reportMs"),
                 get("workers"), n(Long.parseLong(get("rate"))), n(Long.parseLong(get("keys"))), get("bound"),
                 get("jit"), get("warm"), get("slowFrom"), get("slowUntil"), slow, delay, get("duration")));
         Report.Table machine = new Report.Table("", "");
