@@ -14,7 +14,9 @@ import java.time.ZoneOffset;
 /**
  * Writes docs/algorithms.md and its plots (docs/algorithms/*.png): balance,
  * the need for a mixing hash, movement, lookup cost (JMH, run from here) and
- * bounded loads, for the ring, ketama, Maglev, rendezvous and jump hashing.
+ * bounded loads, for the ring, ketama, Maglev, rendezvous and jump hashing;
+ * section 6 (bench/slow-node.sh, {@link SlowNodeReport}) is kept as the file
+ * has it.
  * Run by {@code bench/algorithms.sh}; arguments: {@code --out DIR} (where
  * algorithms.md and algorithms/ go; default docs) and {@code --quick}
  * (smaller samples and short JMH iterations, to try the command out; its
@@ -76,6 +78,7 @@ public final class AlgorithmsReport {
         movement.write(report);
         lookup.write(report);
         bounded.write(report);
+        report.carryOver(SlowNodeReport.HEADING); // section 6: bench/slow-node.sh writes it
         report.write();
         log(f("done in %.1f min: %s and %s/*.png", (System.nanoTime() - start) / 60e9, report.markdown,
                 report.plots));
@@ -94,8 +97,10 @@ public final class AlgorithmsReport {
         r.para("This page helps choose among the placements of docs/ring.md: the consistent-hash ring "
                 + "(sections 3 to 10) and how many points per node it needs, libketama's ring (section 14), the "
                 + "Maglev table (section 15), and rendezvous (HRW) and jump hashing, which ringd does not serve "
-                + "but compares itself with (section 16). Every table and plot on it comes from one command, "
-                + "run on the machine below:");
+                + "but compares itself with (section 16). Every table and plot of sections 1 to 5 comes from one "
+                + "command, run on the machine below; section 6, the fleet's latencies as bounded routing's load "
+                + "(section 23), comes from `" + SlowNodeReport.COMMAND + "`, which runs real servers, and names "
+                + "its own machine:");
         r.line("```sh");
         r.line(Report.COMMAND + "            # about 4 minutes on this machine");
         r.line(Report.COMMAND + " --quick    # a try-out in about 1: smaller samples, short JMH runs, "
@@ -127,7 +132,8 @@ public final class AlgorithmsReport {
         r.line("Contents: [how to choose](#how-to-choose) · [1. balance](#1-balance-how-many-points-per-node) · "
                 + "[2. mixing hash](#2-why-xi-needs-a-mixing-hash) · "
                 + "[3. movement](#3-movement-when-a-node-joins-or-leaves) · "
-                + "[4. lookup cost](#4-lookup-cost-against-n) · [5. bounded loads](#5-bounded-loads-choosing-c)");
+                + "[4. lookup cost](#4-lookup-cost-against-n) · [5. bounded loads](#5-bounded-loads-choosing-c) · "
+                + "[6. the fleet as the load signal](#6-the-fleet-as-the-load-signal)");
         r.line();
     }
 

@@ -28,7 +28,12 @@ final class Charts {
 
     /** An empty line chart with the report's style. */
     static XYChart xy(String title, String xTitle, String yTitle) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
+        return xy(title, xTitle, yTitle, WIDTH, HEIGHT);
+    }
+
+    /** An empty line chart of {@code width} x {@code height} pixels with the report's style. */
+    static XYChart xy(String title, String xTitle, String yTitle, int width, int height) {
+        XYChart chart = new XYChartBuilder().width(width).height(height).title(title).xAxisTitle(xTitle)
                 .yAxisTitle(yTitle).build();
         style(chart.getStyler());
         chart.getStyler().setMarkerSize(7);

@@ -69,6 +69,21 @@ final class Report {
         md.append(text).append("\n\n");
     }
 
+    /**
+     * Appends what the report file holds now from the line {@code heading} on: a section another
+     * command writes into the same file, kept as it is. Nothing when the file or the heading is absent.
+     */
+    void carryOver(String heading) throws IOException {
+        if (!Files.exists(markdown)) {
+            return;
+        }
+        String old = Files.readString(markdown, StandardCharsets.UTF_8);
+        int at = old.indexOf("\n" + heading + "\n");
+        if (at >= 0) {
+            md.append(old.substring(at + 1));
+        }
+    }
+
     void write() throws IOException {
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
     }
@@ -138,12 +153,18 @@ final class Report {
         }
 
         void writeTo(Report report) {
-            report.line("| " + String.join(" | ", head) + " |");
-            report.line("| " + String.join(" | ", align) + " |");
+            report.md.append(markdown());
+        }
+
+        /** The table's lines and a blank line after them. */
+        String markdown() {
+            StringBuilder b = new StringBuilder();
+            b.append("| ").append(String.join(" | ", head)).append(" |\n");
+            b.append("| ").append(String.join(" | ", align)).append(" |\n");
             for (String[] r : rows) {
-                report.line("| " + String.join(" | ", r) + " |");
+                b.append("| ").append(String.join(" | ", r)).append(" |\n");
             }
-            report.line();
+            return b.append('\n').toString();
         }
     }
 }
