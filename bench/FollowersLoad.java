@@ -13,19 +13,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,6 +64,22 @@ import java.util.regex.Pattern;
  * reports to BASE p, alternating between the kept versions V1 and V2, and BASE p+1's
  * GET /followers is read every 10 ms until it shows the new version; prints each probe's
  * milliseconds from sending the report to the answer that shows it, then p50/p99/max.
+ *
+ * <pre>
+ *   java bench/FollowersLoad.java converge BASE TOKEN FOLLOWERS COMMITS WARM_UP INTERVAL_MS SERVER_PID
+ * </pre>
+ *
+ * (bench/followers-converge.sh): each follower holds GET /ring/events open (java.net.http
+ * line subscribers, two threads for all the streams) and, on the snapshot and on each
+ * change event, reports its version and fingerprint (on the {@link Wire}), taking for itself
+ * now - committedAt when it sends the report and when its 204 comes back. Then WARM_UP
+ * commits not counted and COMMITS counted, one every INTERVAL_MS: PUT /nodes/c-N with the
+ * admin token and, right after its answer, GET /followers/converged?version=V&wait=PT30S,
+ * timed from the commit's answer to converged:true. The server's
+ * ringd_follower_apply_seconds{ring="default"} is scraped before and after the counted
+ * commits and its p50/p99 interpolated in the buckets (as Prometheus's histogram_quantile),
+ * beside the followers' own, exact and in the same buckets; and the CPU the server and this
+ * harness spent over the counted commits.
  */
 public class FollowersLoad {
 
@@ -591,13 +612,288 @@ public class FollowersLoad {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
     }
 
+    // ------------------------------------------------------------------ converge
+
+    static final Pattern COMMITTED = Pattern.compile("\"committedAt\":\"([^\"]+)\"");
+    static final Pattern BUCKET = Pattern.compile(
+            "^ringd_follower_apply_seconds_bucket\\{[^}]*ring=\"default\"[^}]*le=\"([^\"]+)\"[^}]*} (\\S+)$");
+    static final Pattern SUM_COUNT = Pattern.compile(
+            "^ringd_follower_apply_seconds_(sum|count)\\{[^}]*ring=\"default\"[^}]*} (\\S+)$");
+
+    /** Version to each follower's milliseconds from committedAt, at sending its report and at its 204 (NaN: none). */
+    static final Map<Long, double[]> atSend = new ConcurrentHashMap<>();
+    static final Map<Long, double[]> atAnswer = new ConcurrentHashMap<>();
+    static final AtomicInteger following = new AtomicInteger();
+    static final AtomicInteger streamsEnded = new AtomicInteger();
+
+    static double[] slots(Map<Long, double[]> m, long version, int followers) {
+        return m.computeIfAbsent(version, v -> {
+            double[] a = new double[followers];
+            Arrays.fill(a, Double.NaN);
+            return a;
+        });
+    }
+
+    /** Milliseconds since the epoch, to the microsecond. */
+    static double nowMillis() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
+    }
+
+    /** One follower: the lines of its stream, its reports. */
+    static final class Follower implements Flow.Subscriber<String> {
+        final int index;
+        final int followers;
+        final String id;
+        final Wire wire;
+        final Phase reports;
+        final Semaphore opening;
+        String event = "";
+        String data = "";
+
+        Follower(int index, int followers, Wire wire, Phase reports, Semaphore opening) {
+            this.index = index;
+            this.followers = followers;
+            this.id = String.format("f-%05d", index);
+            this.wire = wire;
+            this.reports = reports;
+            this.opening = opening;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(String line) {
+            if (line.startsWith("event:")) {
+                event = line.substring(6).trim();
+            } else if (line.startsWith("data:")) {
+                data = line.substring(5);
+            } else if (line.isEmpty()) {
+                if (event.equals("change") || event.equals("snapshot")) {
+                    apply(event.equals("change"), data);
+                }
+                event = "";
+                data = "";
+            }
+        }
+
+        void apply(boolean change, String json) {
+            Matcher v = VERSION.matcher(json);
+            Matcher f = FINGERPRINT.matcher(json);
+            Matcher c = COMMITTED.matcher(json);
+            if (!v.find() || !f.find() || !c.find()) {
+                System.err.println(id + ": an event without version, fingerprint or committedAt: " + json);
+                return;
+            }
+            long version = Long.parseLong(v.group(1));
+            double committed = Instant.parse(c.group(1)).toEpochMilli();
+            synchronized (reports) {
+                reports.sent++;
+            }
+            if (change) {
+                slots(atSend, version, followers)[index] = nowMillis() - committed;
+            }
+            wire.submit(new Job(0, wire.put(0, id, version, f.group(1)), reports, () -> {
+                if (change) {
+                    slots(atAnswer, version, followers)[index] = nowMillis() - committed;
+                } else {
+                    following.incrementAndGet();
+                    opening.release();
+                }
+            }));
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            streamsEnded.incrementAndGet();
+            System.err.println(id + ": stream failed: " + t);
+        }
+
+        @Override
+        public void onComplete() {
+            streamsEnded.incrementAndGet();
+            System.err.println(id + ": stream ended");
+        }
+    }
+
+    static HttpResponse<String> call(HttpRequest.Builder b) throws Exception {
+        return HTTP.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The server's apply-time buckets (le to cumulative count); {@code sumCount} gets _sum and _count. */
+    static TreeMap<Double, Double> scrape(String base, double[] sumCount) throws Exception {
+        TreeMap<Double, Double> buckets = new TreeMap<>();
+        for (String line : call(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))).body().split("\n")) {
+            Matcher m = BUCKET.matcher(line);
+            if (m.matches()) {
+                buckets.put(m.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(m.group(1)),
+                        Double.parseDouble(m.group(2)));
+            }
+            Matcher s = SUM_COUNT.matcher(line);
+            if (s.matches()) {
+                sumCount[s.group(1).equals("sum") ? 0 : 1] = Double.parseDouble(s.group(2));
+            }
+        }
+        return buckets;
+    }
+
+    /** As Prometheus's histogram_quantile: linear within the bucket that holds the q-th observation. */
+    static double quantile(TreeMap<Double, Double> cumulative, double q) {
+        double target = q * cumulative.lastEntry().getValue();
+        double lower = 0;
+        double below = 0;
+        for (Map.Entry<Double, Double> e : cumulative.entrySet()) {
+            if (e.getValue() >= target) {
+                if (e.getKey().isInfinite()) {
+                    return lower;
+                }
+                double in = e.getValue() - below;
+                return in == 0 ? e.getKey() : lower + (e.getKey() - lower) * (target - below) / in;
+            }
+            lower = e.getKey();
+            below = e.getValue();
+        }
+        return lower;
+    }
+
+    /** CPU seconds (user + system) of a process, from /proc. */
+    static double cpu(String pid) throws IOException {
+        String[] f = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst("^.*\\) ", "").split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // fields 14 and 15; USER_HZ is 100
+    }
+
+    static double[] values(Map<Long, double[]> m, List<Long> versions) {
+        return versions.stream().flatMapToDouble(v -> Arrays.stream(m.getOrDefault(v, new double[0])))
+                .filter(d -> !Double.isNaN(d)).sorted().toArray();
+    }
+
+    static void converge(String[] args) throws Exception {
+        String base = args[1];
+        String token = args[2];
+        int followers = Integer.parseInt(args[3]);
+        int commits = Integer.parseInt(args[4]);
+        int warmUp = Integer.parseInt(args[5]);
+        long interval = Long.parseLong(args[6]);
+        String server = args[7];
+        Wire wire = new Wire(new String[] {base});
+        Phase reports = new Phase("reports", "run");
+        HttpClient streams = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newFixedThreadPool(2, r -> {
+                    Thread t = new Thread(r, "streams");
+                    t.setDaemon(true);
+                    return t;
+                })).build();
+
+        long t0 = System.nanoTime();
+        Semaphore opening = new Semaphore(100); // at most 100 streams opening at once
+        for (int i = 0; i < followers; i++) {
+            opening.acquire();
+            streams.sendAsync(HttpRequest.newBuilder(URI.create(base + "/ring/events")).build(),
+                    HttpResponse.BodyHandlers.fromLineSubscriber(new Follower(i, followers, wire, reports, opening)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (following.get() < followers && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        if (following.get() < followers) {
+            throw new IllegalStateException("only " + following.get() + " of " + followers + " followed");
+        }
+        System.out.printf("%d followers following, their snapshots reported, in %.1f s%n", followers,
+                (System.nanoTime() - t0) / 1e9);
+
+        double[] sumCountBefore = new double[2];
+        TreeMap<Double, Double> before = null;
+        double[] cpuBefore = null;
+        List<Double> converge = new ArrayList<>();
+        List<Long> counted = new ArrayList<>();
+        int notConverged = 0;
+        for (int k = 0; k < warmUp + commits; k++) {
+            if (k == warmUp) {
+                Thread.sleep(500);
+                before = scrape(base, sumCountBefore);
+                cpuBefore = new double[] {cpu(server), cpu("self"), System.nanoTime() / 1e9};
+            }
+            long start = System.nanoTime();
+            HttpResponse<String> put = call(HttpRequest.newBuilder(URI.create(base + "/nodes/c-" + (k % 10)))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"weight\":" + (1 + k % 7) + "}")));
+            long answered = System.nanoTime();
+            Matcher v = VERSION.matcher(put.body());
+            if (put.statusCode() / 100 != 2 || !v.find()) {
+                throw new IllegalStateException("commit refused: " + put.statusCode() + " " + put.body());
+            }
+            long version = Long.parseLong(v.group(1));
+            HttpResponse<String> c = call(HttpRequest.newBuilder(URI.create(base + "/followers/converged?version="
+                    + version + "&wait=PT30S")));
+            double ms = (System.nanoTime() - answered) / 1e6;
+            boolean ok = c.body().contains("\"converged\":true");
+            if (k >= warmUp) {
+                counted.add(version);
+                converge.add(ms);
+                if (!ok) {
+                    notConverged++;
+                }
+            }
+            System.out.printf("commit %d%s: version %d, answered in %.1f ms, converged %s %.1f ms after: %s%n", k,
+                    k < warmUp ? " (warm-up)" : "", version, (answered - start) / 1e6, ok, ms, c.body());
+            long rest = interval - (System.nanoTime() - start) / 1_000_000;
+            if (rest > 0) {
+                Thread.sleep(rest);
+            }
+        }
+        double[] cpuAfter = {cpu(server), cpu("self"), System.nanoTime() / 1e9};
+        Thread.sleep(500);
+        double[] sumCountAfter = new double[2];
+        TreeMap<Double, Double> after = scrape(base, sumCountAfter);
+        TreeMap<Double, Double> delta = new TreeMap<>();
+        for (Map.Entry<Double, Double> e : after.entrySet()) {
+            delta.put(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0.0));
+        }
+        double count = sumCountAfter[1] - sumCountBefore[1];
+        double sum = sumCountAfter[0] - sumCountBefore[0];
+
+        double[] conv = converge.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] s = values(atSend, counted);
+        double[] a = values(atAnswer, counted);
+        TreeMap<Double, Double> binned = new TreeMap<>(); // the followers' own times in the server's buckets
+        for (double le : delta.keySet()) {
+            binned.put(le, (double) Arrays.stream(s).filter(x -> x / 1000 <= le).count());
+        }
+        double seconds = cpuAfter[2] - cpuBefore[2];
+        System.out.printf("commit answered -> converged:true, %d commits: p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
+                + "not converged %d%n", conv.length, pick(conv, 0.5), pick(conv, 0.99), conv[conv.length - 1],
+                notConverged);
+        System.out.printf("followers' own, committedAt -> sending the report, %d reports (%d expected): p50 %.1f ms, "
+                + "p99 %.1f ms, max %.1f ms, mean %.1f ms; in the server's buckets p50 %.1f ms, p99 %.1f ms%n",
+                s.length, counted.size() * followers, pick(s, 0.5), pick(s, 0.99), s[s.length - 1],
+                Arrays.stream(s).average().orElse(0), quantile(binned, 0.5) * 1000, quantile(binned, 0.99) * 1000);
+        System.out.printf("followers' own, committedAt -> the report's 204, %d reports: p50 %.1f ms, p99 %.1f ms, "
+                + "max %.1f ms, mean %.1f ms%n", a.length, pick(a, 0.5), pick(a, 0.99), a[a.length - 1],
+                Arrays.stream(a).average().orElse(0));
+        System.out.printf("server's ringd_follower_apply_seconds{ring=\"default\"}, bucket deltas: %.0f observations, "
+                + "p50 %.1f ms, p99 %.1f ms (interpolated), mean %.1f ms%n", count, quantile(delta, 0.5) * 1000,
+                quantile(delta, 0.99) * 1000, count == 0 ? 0 : sum / count * 1000);
+        System.out.printf("CPU over the %d counted commits (%.1f s): server %.2f s (%.0f ms a commit), followers' "
+                + "harness %.2f s (%.0f ms a commit)%n", commits, seconds, cpuAfter[0] - cpuBefore[0],
+                (cpuAfter[0] - cpuBefore[0]) * 1000 / commits, cpuAfter[1] - cpuBefore[1],
+                (cpuAfter[1] - cpuBefore[1]) * 1000 / commits);
+        System.out.println(reports.line("reports"));
+        System.out.printf("streams ended %d%n", streamsEnded.get());
+        System.exit(reports.failed == 0 && notConverged == 0 && streamsEnded.get() == 0 ? 0 : 1);
+    }
+
     public static void main(String[] args) throws Exception {
         switch (args.length > 0 ? args[0] : "") {
             case "report" -> report(args);
             case "probe" -> probe(args);
+            case "converge" -> converge(args);
             default -> {
                 System.err.println("usage: java bench/FollowersLoad.java report CONTROL FOLLOWERS PERIOD_S BASE[,BASE...]"
-                        + " [ID_PREFIX] | probe PROBES V1:FP1 V2:FP2 BASE,BASE[,BASE...]");
+                        + " [ID_PREFIX] | probe PROBES V1:FP1 V2:FP2 BASE,BASE[,BASE...]"
+                        + " | converge BASE TOKEN FOLLOWERS COMMITS WARM_UP INTERVAL_MS SERVER_PID");
                 System.exit(2);
             }
         }

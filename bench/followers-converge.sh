@@ -2,15 +2,17 @@
 # Convergence of 1,000 followers of one instance, on loopback only, bounded:
 #   bench/followers-converge.sh
 # starts target/ringd.jar (memory store, -Xms1g -Xmx1g, --ringd.watch.max-streams=1100, an admin
-# token) on a free port, loads 100 nodes, then runs bench/FollowersConverge.java: FOLLOWERS
+# token) on a free port, loads 100 nodes, then runs bench/FollowersLoad.java converge: FOLLOWERS
 # followers (default 1000), each holding GET /ring/events open (java.net.http line subscribers
 # on two threads) and reporting PUT /followers/{id} on each change with its version and
-# fingerprint, timing itself from the change's committedAt to sending the report; then WARM_UP
+# fingerprint (32 keep-alive connections on one selector thread), timing itself from the
+# change's committedAt to sending the report and to its 204; then WARM_UP
 # commits (default 5) not counted and COMMITS (default 50), one every INTERVAL_MS (default
 # 1000): PUT /nodes/c-N, and right after its answer GET /followers/converged?version=V&wait=PT30S,
 # timed from the commit's answer to converged:true. Prints p50/p99 of that, of the followers'
 # own apply times (over followers x commits) and of the server's ringd_follower_apply_seconds
-# (bucket deltas of /actuator/prometheus, scraped before and after, interpolated).
+# (bucket deltas of /actuator/prometheus, scraped before and after, interpolated), and the CPU
+# the server and the harness spent a commit.
 # Everything lands in target/followers-converge/ (summary.txt). About 2 minutes. Needs a JDK
 # and a built jar (built when missing). OFFLINE= (empty) lets Maven reach the network.
 set -euo pipefail
@@ -53,8 +55,8 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
   | tee -a "$summary"
 echo "$followers followers, $warm_up commits of warm-up, $commits counted, one every $interval ms" | tee -a "$summary"
 status=0
-timeout --kill-after=10 300 java -Xmx512m bench/FollowersConverge.java "$base" "$token" "$followers" "$commits" \
-  "$warm_up" "$interval" >"$out/harness.out" 2>"$out/harness.err" &
+timeout --kill-after=10 300 java -Xmx512m bench/FollowersLoad.java converge "$base" "$token" "$followers" \
+  "$commits" "$warm_up" "$interval" "$pid" >"$out/harness.out" 2>"$out/harness.err" &
 harness=$!
 wait "$harness" || status=$?
 harness=
