@@ -93,7 +93,7 @@ java -XX:ActiveProcessorCount=1 -XX:+UseSerialGC -Xmx256m bench/FollowersLoad.ja
   "$followers" "$period" "$base" >"$out/harness.out" 2>"$out/harness.err" &
 harness=$!
 for _ in $(seq 1 1800); do
-  grep -q '^ready' "$out/harness.out" && break
+  grep -qs '^ready' "$out/harness.out" && break
   kill -0 "$harness" 2>/dev/null || { echo "followers.sh: the harness exited" >&2; cat "$out/harness.err" >&2; exit 1; }
   sleep 0.1
 done
