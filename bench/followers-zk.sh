@@ -9,16 +9,17 @@
 #    bench/FollowersLoad.java with FOLLOWERS - INSTANCES followers (default 10000 in all, the
 #    ring's ringd.followers.max) spread over the instances, each reporting every 20 s as in
 #    bench/followers.sh;
-# 3. measures, over IDLE s (default 10) before the followers start, STEADY s (default 30) of
-#    steady state SETTLE s (default 20) after the followers' first reports, and then CONVERGE s
-#    (default 25) from a commit (every follower moving to the new version at its next report):
+# 3. PROBES times (default 100): a probe follower reports a version change to one instance and
+#    the next instance's GET /followers is read every 10 ms until it shows it (p50/p99; each must
+#    be within 2 s);
+# 4. measures, over IDLE s (default 10) before the followers start (the baseline: the sampler
+#    and the sessions), over the probes, over STEADY s (default 30) of steady state after them,
+#    and then CONVERGE s (default 25) from a commit (every follower moving to the new version at
+#    its next report; the followers' first reports are given SETTLE s, default 20, to settle):
 #    each instance's posts (the data version of its znodes) and their bytes, ZooKeeper's mntr
 #    counters, its CPU (/proc/<pid>/stat) and disk writes (/proc/<pid>/io), and the instances'
 #    CPU; and the time from the commit to GET /followers/converged on another instance answering
-#    converged:true;
-# 4. PROBES times (default 100): a probe follower reports a version change to one instance and
-#    the next instance's GET /followers is read every 10 ms until it shows it (p50/p99; each must
-#    be within 2 s).
+#    converged:true; and which threads of instance 1 spent its CPU in the steady state.
 # Everything lands in target/followers-zk/ (summary.txt). About 5 minutes. Needs a JDK and a built
 # jar (built when missing); the ZooKeeper jar comes from the Maven cache (dependency:build-classpath,
 # offline unless OFFLINE= is set empty).
@@ -127,6 +128,7 @@ mark idle-end
 
 # 2. The followers.
 ctl "run start"
+mark burst-start
 java -XX:ActiveProcessorCount=1 -XX:+UseSerialGC -Xmx256m bench/FollowersLoad.java report "$control" \
   $((followers - instances)) 20 "$all" >"$out/harness.out" 2>"$out/harness.err" &
 harness=$!
@@ -135,6 +137,7 @@ for _ in $(seq 1 1800); do
   kill -0 "$harness" 2>/dev/null || { echo "followers-zk.sh: the harness exited" >&2; cat "$out/harness.err" >&2; exit 1; }
   sleep 0.1
 done
+mark burst-end
 grep '^ready' "$out/harness.out" | tee -a "$summary"
 sleep "$settle"
 for i in "${!bases[@]}"; do
@@ -142,10 +145,23 @@ for i in "${!bases[@]}"; do
     | tee -a "$summary"
 done
 
-# 3. Steady state, then a convergence.
+# 3. Probes (which also warm the instances up for the steady state).
+mark probe-start
+status=0
+java -Xmx128m bench/FollowersLoad.java probe "$probes" "$one" "$two" "$all" >"$out/probe.out" 2>&1 || status=$?
+mark probe-end
+tail -1 "$out/probe.out" | tee -a "$summary"
+# 4. Steady state, then a convergence.
+threads() { # CPU ticks of each thread of instance 1, by name
+  for t in /proc/"${pids[0]}"/task/*; do
+    echo "$(tr ' ' '_' <"$t/comm") $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)"
+  done | awk '{sub(/-[0-9]+$/, "", $1); n[$1] += $2} END {for (k in n) print k, n[k]}' | sort
+}
+threads >"$out/threads-0.txt"
 mark steady-start
 sleep "$steady"
 mark steady-end
+threads >"$out/threads-1.txt"
 t0=$(date +%s%N)
 three=$(curl -sf -X PUT "$b1/nodes/extra" -H "$auth" -H "$json" -d '{"weight":2}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
 mark converge-start
@@ -159,12 +175,6 @@ wait "$waiter" || true
 echo "commit of version $three on instance 1 -> converged on instance 2: $(cat "$out/converged.ms") ms, $(cat "$out/converged.json")" \
   | tee -a "$summary"
 
-# 4. Probes.
-mark probe-start
-status=0
-java -Xmx128m bench/FollowersLoad.java probe "$probes" "$one" "$two" "$all" >"$out/probe.out" 2>&1 || status=$?
-mark probe-end
-tail -1 "$out/probe.out" | tee -a "$summary"
 ctl "stop end"
 wait "$harness" || true
 harness=
@@ -194,8 +204,11 @@ def at(child, ms):
     before = [s for s in samples[child] if s[0] <= ms]
     return before[-1] if before else None
 print(f"the followers board: {len(samples)} znodes {sorted(samples)}")
-for name, a, b in (("no follower yet", "idle-start", "idle-end"), ("steady state", "steady-start", "steady-end"), ("convergence after a commit", "converge-start", "converge-end"),
-                   ("probes (GET /followers every 10 ms)", "probe-start", "probe-end")):
+for name, a, b in (("no follower yet", "idle-start", "idle-end"),
+                   ("the followers' first reports (instances just started)", "burst-start", "burst-end"),
+                   ("probes (GET /followers every 10 ms)", "probe-start", "probe-end"),
+                   ("steady state", "steady-start", "steady-end"),
+                   ("convergence after a commit", "converge-start", "converge-end")):
     t0, t1 = marks[a]["ms"], marks[b]["ms"]
     secs = (t1 - t0) / 1000
     print(f"== {name}: {secs:.1f} s")
@@ -228,7 +241,19 @@ for name, a, b in (("no follower yet", "idle-start", "idle-end"), ("steady state
             print(f"  {k}: {m1[k]:,.0f}")
     print(f"  ZooKeeper CPU {(marks[b]['zk'] - marks[a]['zk']) / ticks / secs * 1000:.1f} ms/s, disk writes "
           f"{(marks[b]['disk'] - marks[a]['disk']) / secs / 1024:,.1f} KiB/s")
-    print("  instances' CPU: " + ", ".join(f"{(y - x) / ticks / secs * 1000:.0f}" for x, y in
-                                           zip(marks[a]["inst"], marks[b]["inst"])) + " ms/s")
+    cpus = [(y - x) / ticks / secs * 1000 for x, y in zip(marks[a]["inst"], marks[b]["inst"])]
+    print("  instances' CPU: " + ", ".join(f"{c:.0f}" for c in cpus) + " ms/s")
+    if a == "idle-start":
+        idle_cpu = cpus
+    elif a == "steady-start":
+        rate = (followers - instances) / 20 / instances
+        print(f"  over the idle instances, per report ({rate:.0f} reports/s each): "
+              + ", ".join(f"{(c - i) / rate * 1000:.0f}" for c, i in zip(cpus, idle_cpu)) + " us")
+t0 = dict(l.split() for l in open(f"{out}/threads-0.txt"))
+t1 = dict(l.split() for l in open(f"{out}/threads-1.txt"))
+secs = (marks["steady-end"]["ms"] - marks["steady-start"]["ms"]) / 1000
+busy = sorted(((int(v) - int(t0.get(k, 0))) / ticks / secs * 1000, k) for k, v in t1.items())[::-1]
+print("instance 1's threads in the steady state: " + ", ".join(f"{k} {ms:.0f}" for ms, k in busy[:8] if ms > 0)
+      + " ms/s")
 PY
 exit $status
