@@ -765,6 +765,22 @@ public class FollowersLoad {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // fields 14 and 15; USER_HZ is 100
     }
 
+    /** CPU seconds of each thread of a process, by name (a trailing number dropped), from /proc. */
+    static Map<String, Double> threads(String pid) throws IOException {
+        Map<String, Double> out = new TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String name = Files.readString(t.resolve("comm")).trim().replaceFirst("-\\d+$", "");
+                    out.merge(name, cpu(pid + "/task/" + t.getFileName()), Double::sum);
+                } catch (IOException e) {
+                    // the thread ended
+                }
+            }
+        }
+        return out;
+    }
+
     static double[] values(Map<Long, double[]> m, List<Long> versions) {
         return versions.stream().flatMapToDouble(v -> Arrays.stream(m.getOrDefault(v, new double[0])))
                 .filter(d -> !Double.isNaN(d)).sorted().toArray();
@@ -807,6 +823,7 @@ public class FollowersLoad {
         double[] sumCountBefore = new double[2];
         TreeMap<Double, Double> before = null;
         double[] cpuBefore = null;
+        Map<String, Double> threadsBefore = Map.of();
         List<Double> converge = new ArrayList<>();
         List<Long> counted = new ArrayList<>();
         int notConverged = 0;
@@ -815,6 +832,7 @@ public class FollowersLoad {
                 Thread.sleep(500);
                 before = scrape(base, sumCountBefore);
                 cpuBefore = new double[] {cpu(server), cpu("self"), System.nanoTime() / 1e9};
+                threadsBefore = threads(server);
             }
             long start = System.nanoTime();
             HttpResponse<String> put = call(HttpRequest.newBuilder(URI.create(base + "/nodes/c-" + (k % 10)))
@@ -845,6 +863,7 @@ public class FollowersLoad {
             }
         }
         double[] cpuAfter = {cpu(server), cpu("self"), System.nanoTime() / 1e9};
+        Map<String, Double> threadsAfter = threads(server);
         Thread.sleep(500);
         double[] sumCountAfter = new double[2];
         TreeMap<Double, Double> after = scrape(base, sumCountAfter);
@@ -880,6 +899,11 @@ public class FollowersLoad {
                 + "harness %.2f s (%.0f ms a commit)%n", commits, seconds, cpuAfter[0] - cpuBefore[0],
                 (cpuAfter[0] - cpuBefore[0]) * 1000 / commits, cpuAfter[1] - cpuBefore[1],
                 (cpuAfter[1] - cpuBefore[1]) * 1000 / commits);
+        Map<String, Double> before0 = threadsBefore;
+        System.out.println("the server's threads over them, ms a commit: " + threadsAfter.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), (e.getValue() - before0.getOrDefault(e.getKey(), 0.0)) * 1000 / commits))
+                .filter(e -> e.getValue() >= 1).sorted((x, y) -> Double.compare(y.getValue(), x.getValue())).limit(8)
+                .map(e -> String.format("%s %.0f", e.getKey(), e.getValue())).reduce((x, y) -> x + ", " + y).orElse("-"));
         System.out.println(reports.line("reports"));
         System.out.printf("streams ended %d%n", streamsEnded.get());
         System.exit(reports.failed == 0 && notConverged == 0 && streamsEnded.get() == 0 ? 0 : 1);

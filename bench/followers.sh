@@ -81,7 +81,7 @@ ctl() { echo "$1" >"$control.tmp" && mv "$control.tmp" "$control"; } # never rea
 # 1. Warm-up, the server at rest and its heap with no follower known. More connections than wrk and
 # the harness will hold at once, so that Tomcat's cache of channels and buffers is as full as later.
 wrk -t2 -c96 -d5s -s bench/route-keys.lua "$base/route/x" >/dev/null
-sleep 2
+sleep 10 # the JIT done with what the warm-up compiled
 c0=$(cpu "$pid"); sleep "$quiet"; c1=$(cpu "$pid")
 rest_none=$(python3 -c "print(($c1 - $c0) / $ticks / $quiet * 1000)")
 heap_none=$(heap)
@@ -213,8 +213,9 @@ for r in rounds:
     print(f"{r} | {ra:,.0f}, {rb:,.0f}, {rb / ra:.3f} | {ca:.1f}, {cb:.1f} | {a['wrk_p99']}, {b['wrk_p99']} | "
           f"{rep.get('rate', 0):.1f}, {rep.get('p50', 0):.2f} / {rep.get('p99', 0):.2f} ms | "
           f"{float(b['harness_cpu_s']) / float(b['seconds']) * 1000:.1f}")
-print(f"lookups with / without: geometric mean {statistics.geometric_mean(ratios):.3f} "
-      f"(min {min(ratios):.3f}); server CPU per lookup with / without {statistics.geometric_mean(cpu_ratio):.3f}")
+print(f"lookups with / without: geometric mean {statistics.geometric_mean(ratios):.3f}, median "
+      f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}); server CPU per lookup with / without: geometric "
+      f"mean {statistics.geometric_mean(cpu_ratio):.3f}, median {statistics.median(cpu_ratio):.3f}")
 print("round | server CPU ms/s without wrk: paused (known, not reporting), reporting, GET /settings at the same "
       "rate, reporting with a waiter | reports/s | server CPU per report, per GET /settings | a waiter's cost | "
       "reports p50 / p99 / max (harness) | harness CPU ms/s reporting")
