@@ -9,17 +9,17 @@
 #    bench/FollowersLoad.java with FOLLOWERS - INSTANCES followers (default 10000 in all, the
 #    ring's ringd.followers.max) spread over the instances, each reporting every 20 s as in
 #    bench/followers.sh;
-# 3. PROBES times (default 100): a probe follower reports a version change to one instance and
-#    the next instance's GET /followers is read every 10 ms until it shows it (p50/p99; each must
-#    be within 2 s);
-# 4. measures, over IDLE s (default 10) before the followers start (the baseline: the sampler
-#    and the sessions), over the probes, over STEADY s (default 30) of steady state after them,
-#    and then CONVERGE s (default 25) from a commit (every follower moving to the new version at
-#    its next report; the followers' first reports are given SETTLE s, default 20, to settle):
+# 3. measures, over IDLE s (default 10) before the followers start (the baseline: the sampler
+#    and the sessions), over the followers' first reports, over STEADY s (default 30) of steady
+#    state SETTLE s (default 60, for the JIT of the three instances) after them, then CONVERGE s
+#    (default 25) from a commit (every follower moving to the new version at its next report):
 #    each instance's posts (the data version of its znodes) and their bytes, ZooKeeper's mntr
 #    counters, its CPU (/proc/<pid>/stat) and disk writes (/proc/<pid>/io), and the instances'
 #    CPU; and the time from the commit to GET /followers/converged on another instance answering
-#    converged:true; and which threads of instance 1 spent its CPU in the steady state.
+#    converged:true; and which threads of instance 1 spent its CPU in the steady state;
+# 4. PROBES times (default 100): a probe follower reports a version change to one instance and
+#    the next instance's GET /followers is read every 10 ms until it shows it (p50/p99; each must
+#    be within 2 s), with ZooKeeper measured over the probes too.
 # Everything lands in target/followers-zk/ (summary.txt). About 5 minutes. Needs a JDK and a built
 # jar (built when missing); the ZooKeeper jar comes from the Maven cache (dependency:build-classpath,
 # offline unless OFFLINE= is set empty).
@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 instances=${INSTANCES:-3}
 followers=${FOLLOWERS:-10000}
 idle=${IDLE:-10}
-settle=${SETTLE:-20}
+settle=${SETTLE:-60}
 steady=${STEADY:-30}
 converge=${CONVERGE:-25}
 probes=${PROBES:-100}
@@ -145,13 +145,7 @@ for i in "${!bases[@]}"; do
     | tee -a "$summary"
 done
 
-# 3. Probes (which also warm the instances up for the steady state).
-mark probe-start
-status=0
-java -Xmx128m bench/FollowersLoad.java probe "$probes" "$one" "$two" "$all" >"$out/probe.out" 2>&1 || status=$?
-mark probe-end
-tail -1 "$out/probe.out" | tee -a "$summary"
-# 4. Steady state, then a convergence.
+# 3. Steady state, then a convergence.
 threads() { # CPU ticks of each thread of instance 1, by name
   for t in /proc/"${pids[0]}"/task/*; do
     echo "$(tr ' ' '_' <"$t/comm") $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)"
@@ -175,6 +169,13 @@ wait "$waiter" || true
 echo "commit of version $three on instance 1 -> converged on instance 2: $(cat "$out/converged.ms") ms, $(cat "$out/converged.json")" \
   | tee -a "$summary"
 
+# 4. Probes, last: a probe follower left behind at an older version would hold a convergence
+# back until it falls silent (ringd.followers.ttl, 60 s).
+mark probe-start
+status=0
+java -Xmx128m bench/FollowersLoad.java probe "$probes" "$one" "$two" "$all" >"$out/probe.out" 2>&1 || status=$?
+mark probe-end
+tail -1 "$out/probe.out" | tee -a "$summary"
 ctl "stop end"
 wait "$harness" || true
 harness=
@@ -206,9 +207,9 @@ def at(child, ms):
 print(f"the followers board: {len(samples)} znodes {sorted(samples)}")
 for name, a, b in (("no follower yet", "idle-start", "idle-end"),
                    ("the followers' first reports (instances just started)", "burst-start", "burst-end"),
-                   ("probes (GET /followers every 10 ms)", "probe-start", "probe-end"),
                    ("steady state", "steady-start", "steady-end"),
-                   ("convergence after a commit", "converge-start", "converge-end")):
+                   ("convergence after a commit", "converge-start", "converge-end"),
+                   ("probes (GET /followers every 10 ms)", "probe-start", "probe-end")):
     t0, t1 = marks[a]["ms"], marks[b]["ms"]
     secs = (t1 - t0) / 1000
     print(f"== {name}: {secs:.1f} s")
