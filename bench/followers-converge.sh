@@ -64,7 +64,5 @@ grep -vE '^commit [0-9]+' "$out/harness.out" | tee -a "$summary"
 if [ -s "$out/harness.err" ]; then
   { echo "harness errors: $(wc -l <"$out/harness.err") lines, the first:"; head -3 "$out/harness.err"; } | tee -a "$summary"
 fi
-echo "streams open at the end (server's gauge): $(curl -sf "$base/actuator/prometheus" | awk '/^ringd_watch_streams/ {print $2; exit}')" \
-  | tee -a "$summary"
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$summary"
 exit $status

@@ -20,7 +20,7 @@
 # 4. PROBES times (default 100): a probe follower reports a version change to one instance and
 #    the next instance's GET /followers is read every 10 ms until it shows it (p50/p99; each must
 #    be within 2 s), with ZooKeeper measured over the probes too.
-# Everything lands in target/followers-zk/ (summary.txt). About 5 minutes. Needs a JDK and a built
+# Everything lands in target/followers-zk/ (summary.txt). About 6 minutes. Needs a JDK and a built
 # jar (built when missing); the ZooKeeper jar comes from the Maven cache (dependency:build-classpath,
 # offline unless OFFLINE= is set empty).
 set -euo pipefail

@@ -22,7 +22,7 @@
 # 4. with the 10,000 known, wrk -t1 -c1 for 5 s each on GET /followers?limit=1, GET /followers
 #    (1,000 shown), GET /followers/converged?wait=PT0S and GET /settings (the peer): what a
 #    read of the followers costs the server.
-# Everything lands in target/followers/ (summary.txt). About 7 minutes. Needs wrk (installed from
+# Everything lands in target/followers/ (summary.txt). About 8 minutes. Needs wrk (installed from
 # Debian's packages when missing), a JDK (jcmd) and a built jar (built when missing). OFFLINE=
 # (empty) lets Maven reach the network; it runs with -o by default.
 set -euo pipefail
