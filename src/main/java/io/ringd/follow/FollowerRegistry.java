@@ -77,26 +77,6 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     record Row(Entry entry, State state, long lagVersions) {
     }
 
-    /** Counts of the followers in each state. */
-    record Summary(long version, int current, int behind, int diverged, int silent) {
-
-        static final Summary EMPTY = new Summary(0, 0, 0, 0, 0);
-
-        int total() {
-            return current + behind + diverged + silent;
-        }
-
-        /** The share of the followers that are not silent at the ring's version; 1 with none. */
-        double convergedShare() {
-            int live = current + behind + diverged;
-            return live == 0 ? 1 : (double) current / live;
-        }
-    }
-
-    /** The answer of a convergence question. */
-    record Convergence(long version, double share, boolean converged, int followers, int atOrPast, int diverged) {
-    }
-
     /** The outcome of a report. */
     enum Outcome {
         /** Taken. */
@@ -118,15 +98,13 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     private volatile Map<String, Map<String, Entry>> remote = Map.of();
     /** What the other instances posted of their followers' latencies: instance to node to sketch. */
     private volatile Map<String, Map<String, double[]>> remoteLatencies = Map.of();
-    /** Fingerprints of the versions this instance served, for checking reports; pruned to the kept ones. */
-    private final ConcurrentHashMap<Long, String> fingerprints = new ConcurrentHashMap<>();
+    /** Checks reported fingerprints against the kept versions'. */
+    private final VersionFingerprints fingerprints;
     /** Followers whose divergence was logged: each is logged once while it stays diverged. */
     private final Set<String> loggedDiverged = ConcurrentHashMap.newKeySet();
     /** The earliest time a local entry may be silent: before it, a full ring has none to let go. */
     private volatile long noSilentBefore;
     private volatile Map<String, Double> medians = Map.of();
-    /** Set on every report that may change an answer; cleared by whoever recounts. */
-    private volatile boolean changed = true;
     /** Counts the changes of this instance's own followers, for its posts on the board. */
     private final java.util.concurrent.atomic.AtomicLong localChanges = new java.util.concurrent.atomic.AtomicLong();
     private final ReportBudget budget;
@@ -144,6 +122,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
             ApplyTimes applyTimes) {
         this.ringName = Objects.requireNonNull(ringName, "ringName");
         this.service = Objects.requireNonNull(service, "service");
+        this.fingerprints = new VersionFingerprints(service);
         this.props = Objects.requireNonNull(props, "props");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ttlMillis = props.ttl().toMillis();
@@ -160,64 +139,12 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     @Override
     public void ringSwapped(RingState previous, RingState current, Op op) {
-        fingerprints.put(current.version(), current.fingerprint());
-        long oldest = service.oldestVersion();
-        if (fingerprints.size() > 64) {
-            fingerprints.keySet().removeIf(v -> v < oldest);
-        }
-        changed = true;
+        fingerprints.swapped(current);
     }
 
     /** The current state, or {@code null} before the ring has loaded. */
     private RingState ring() {
         return service.isLoaded() ? service.current() : null;
-    }
-
-    /**
-     * The fingerprint of {@code version} when it is kept (a few are computed from the
-     * history the first time they are asked for), or {@code null} when it is not kept or
-     * cannot be worked out now (then {@code unknown} is set).
-     */
-    private String fingerprintAt(long version, RingState cur, boolean[] unknown) {
-        if (version == cur.version()) {
-            return cur.fingerprint();
-        }
-        if (version < service.oldestVersion() || version > cur.version()) {
-            return null;
-        }
-        String known = fingerprints.get(version);
-        if (known != null) {
-            return known;
-        }
-        try {
-            String recorded = version > service.oldestVersion()
-                    ? service.history().delta(version).fingerprint() : null;
-            String fp = recorded != null ? recorded : service.ringAt(version).fingerprint();
-            fingerprints.put(version, fp);
-            return fp;
-        } catch (VersionException e) {
-            return null; // the history moved past it meanwhile
-        } catch (RuntimeException e) { // busy: checked again when read
-            unknown[0] = true;
-            return null;
-        }
-    }
-
-    /**
-     * Whether {@code fingerprint} is {@code version}'s: {@code true} for a version no
-     * longer kept (it cannot be checked), {@code null} for a version this instance has not
-     * made (yet) or cannot check now.
-     */
-    private Boolean check(long version, String fingerprint, RingState cur) {
-        if (version > cur.version()) {
-            return null;
-        }
-        boolean[] unknown = new boolean[1];
-        String fp = fingerprintAt(version, cur, unknown);
-        if (fp == null) {
-            return unknown[0] ? null : Boolean.TRUE;
-        }
-        return fp.equals(fingerprint);
     }
 
     // ------------------------------------------------------------------ reports
@@ -238,7 +165,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
             return Outcome.FULL;
         }
         RingState cur = ring();
-        Boolean match = cur == null ? null : check(version, fingerprint, cur);
+        Boolean match = cur == null ? null : fingerprints.check(version, fingerprint, cur);
         boolean same = before != null && before.version() == version
                 && (before.fingerprint() != null ? before.fingerprint().equals(fingerprint)
                         : Objects.equals(before.match(), match));
@@ -264,7 +191,6 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
                 members(latencies, cur));
         local.put(id, e);
         if (!same) {
-            changed = true;
             localChanges.incrementAndGet();
             if (Boolean.FALSE.equals(match)) {
                 diverged(e, cur);
@@ -327,7 +253,6 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         for (int i = 0; i < drop; i++) {
             forget(silent.get(i).id());
         }
-        changed = true;
         return count() < props.max();
     }
 
@@ -412,7 +337,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         }
         Boolean match = e.match();
         if (match == null) {
-            match = e.fingerprint() == null ? Boolean.TRUE : check(e.version(), e.fingerprint(), cur);
+            match = e.fingerprint() == null ? Boolean.TRUE : fingerprints.check(e.version(), e.fingerprint(), cur);
             if (match == null) { // newer than this ring: never made, as far as this instance knows
                 return new Row(e, State.DIVERGED, 0);
             }
@@ -423,46 +348,17 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return new Row(e, e.version() >= ringVersion ? State.CURRENT : State.BEHIND, lag);
     }
 
-    /** The counts of each state at {@code now}. */
-    Summary summary(List<Row> rows) {
-        int[] n = new int[State.values().length];
-        for (Row r : rows) {
-            n[r.state().ordinal()]++;
-        }
+    /** The counts of each state in {@code rows}, with the ring's version. */
+    FollowerCounts.Summary summary(List<Row> rows) {
         RingState cur = ring();
-        return new Summary(cur == null ? 0 : cur.version(), n[0], n[1], n[2], n[3]);
-    }
-
-    /**
-     * The followers that are not silent, read once for many convergence questions: how
-     * many, how many diverged, and the versions of the others, ascending.
-     */
-    record Tally(long ringVersion, int followers, int diverged, long[] versions) {
-
-        /**
-         * Whether at least {@code share} of the followers that are not silent report {@code version}
-         * or later with matching fingerprints; never before the ring itself has reached {@code version}.
-         */
-        Convergence converged(long version, double share) {
-            int from = Arrays.binarySearch(versions, version);
-            if (from < 0) {
-                from = -from - 1;
-            } else {
-                while (from > 0 && versions[from - 1] == version) {
-                    from--;
-                }
-            }
-            int atOrPast = versions.length - from;
-            boolean converged = ringVersion >= version && (followers == 0 || atOrPast + 1e-9 >= share * followers);
-            return new Convergence(version, share, converged, followers, atOrPast, diverged);
-        }
+        return FollowerCounts.summary(cur == null ? 0 : cur.version(), rows);
     }
 
     /**
      * The tally of every follower at {@code now}: what {@code tally(rows(now))} answers, without
      * sorting, for the convergence questions asked after every report.
      */
-    Tally tally(long now) {
+    FollowerCounts.Tally tally(long now) {
         RingState cur = ring();
         Map<String, Entry> all = newest();
         List<Row> rows = new ArrayList<>(all.size());
@@ -472,41 +368,10 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return tally(rows);
     }
 
-    /** The tally of {@code rows}. */
-    Tally tally(List<Row> rows) {
-        long[] versions = new long[rows.size()];
-        int n = 0;
-        int followers = 0;
-        int diverged = 0;
-        for (Row r : rows) {
-            switch (r.state()) {
-                case SILENT -> {
-                }
-                case DIVERGED -> {
-                    followers++;
-                    diverged++;
-                }
-                default -> {
-                    followers++;
-                    versions[n++] = r.entry().version();
-                }
-            }
-        }
-        long[] live = Arrays.copyOf(versions, n);
-        Arrays.sort(live);
+    /** The tally of {@code rows}, against the ring's version. */
+    FollowerCounts.Tally tally(List<Row> rows) {
         RingState cur = ring();
-        return new Tally(cur == null ? -1 : cur.version(), followers, diverged, live);
-    }
-
-    /** Whether a report changed something since the last call; clears it. */
-    boolean takeChanged() {
-        boolean was = changed;
-        changed = false;
-        return was;
-    }
-
-    void markChanged() {
-        changed = true;
+        return FollowerCounts.tally(cur == null ? -1 : cur.version(), rows);
     }
 
     // ------------------------------------------------------------------ the periodic pass
@@ -529,7 +394,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         if (local.values().removeIf(e -> now - e.reportedAt() >= forgetMillis)) {
             localChanges.incrementAndGet();
         }
-        medians = Map.copyOf(latencyMedians(rows));
+        medians = LatencySketch.medians(localLatencies(now), remoteLatencies.values());
     }
 
     @Override
@@ -537,40 +402,9 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return medians;
     }
 
-    /**
-     * The latest latency of each node that this instance's live followers reported, as a
-     * sketch: every value when there are at most {@link LatencySketch#POINTS}, else that many
-     * order statistics.
-     */
+    /** This instance's live followers' latest latencies, as a sketch per node, for its post on the board. */
     Map<String, double[]> localLatencies(long now) {
-        Map<String, List<Double>> values = new HashMap<>();
-        for (Entry e : local.values()) {
-            if (now - e.reportedAt() < ttlMillis) {
-                for (Map.Entry<String, Double> l : e.latencies().entrySet()) {
-                    values.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(l.getValue());
-                }
-            }
-        }
-        Map<String, double[]> out = new HashMap<>();
-        values.forEach((node, list) -> out.put(node, LatencySketch.of(list)));
-        return out;
-    }
-
-    private Map<String, Double> latencyMedians(List<Row> rows) {
-        long now = clock.getAsLong();
-        Map<String, double[]> mine = localLatencies(now);
-        Map<String, Map<String, double[]>> others = remoteLatencies;
-        if (mine.isEmpty() && others.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, List<double[]>> byNode = new HashMap<>();
-        mine.forEach((node, s) -> byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(s));
-        for (Map<String, double[]> m : others.values()) {
-            m.forEach((node, s) -> byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(s));
-        }
-        Map<String, Double> out = new HashMap<>();
-        byNode.forEach((node, sketches) -> out.put(node, LatencySketch.median(sketches)));
-        return out;
+        return LatencySketch.ofLatest(local.values(), now, ttlMillis);
     }
 
     // ------------------------------------------------------------------ sharing
@@ -589,7 +423,6 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     void remote(Map<String, Map<String, Entry>> followers, Map<String, Map<String, double[]>> latencies) {
         this.remote = Map.copyOf(followers);
         this.remoteLatencies = Map.copyOf(latencies);
-        changed = true;
     }
 
     /** For tests: the entry this instance holds for {@code id}. */

@@ -160,7 +160,7 @@ class FollowersController {
         int max = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
         FollowerRegistry registry = followers().registry();
         List<FollowerRegistry.Row> rows = registry.rows(registry.now());
-        FollowerRegistry.Summary s = registry.summary(rows);
+        FollowerCounts.Summary s = registry.summary(rows);
         List<FollowerJson> shown = new ArrayList<>(Math.min(max, rows.size()));
         for (FollowerRegistry.Row r : rows) {
             if (shown.size() >= max) {
@@ -200,7 +200,7 @@ class FollowersController {
             int atOrPast,
             @Schema(description = "Of them, those diverged", example = "0") int diverged) {
 
-        static ConvergedJson of(FollowerRegistry.Convergence c) {
+        static ConvergedJson of(FollowerCounts.Convergence c) {
             return new ConvergedJson(c.version(), c.share(), c.converged(), c.followers(), c.atOrPast(),
                     c.diverged());
         }
@@ -226,7 +226,7 @@ class FollowersController {
         long v = version == null ? ring.service().current().version() : parseVersion(version);
         double s = share == null ? 1.0 : parseShare(share);
         Duration w = wait == null ? DEFAULT_WAIT : parseWait(wait);
-        CompletableFuture<FollowerRegistry.Convergence> answer = FollowersParts.of(ring).await(v, s, w);
+        CompletableFuture<FollowerCounts.Convergence> answer = FollowersParts.of(ring).await(v, s, w);
         DeferredResult<ConvergedJson> result = new DeferredResult<>(w.toMillis() + 30_000L);
         result.onTimeout(() -> answer.cancel(false));
         result.onError(e -> answer.cancel(false));

@@ -99,7 +99,7 @@ class FollowersParts implements RingPart, DisposableBean {
         return f;
     }
 
-    private static double count(FollowerRegistry.Summary s, FollowerRegistry.State state) {
+    private static double count(FollowerCounts.Summary s, FollowerRegistry.State state) {
         return switch (state) {
             case CURRENT -> s.current();
             case BEHIND -> s.behind();

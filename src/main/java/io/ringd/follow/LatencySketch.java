@@ -2,7 +2,10 @@ package io.ringd.follow;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The latest latencies that the followers of one instance reported for one
@@ -41,6 +44,39 @@ final class LatencySketch {
             out[i + 1] = v[(int) Math.round((double) i * (v.length - 1) / (POINTS - 1))];
         }
         return out;
+    }
+
+    /**
+     * The latest latency of each node that the followers of {@code entries} reported while live (reported
+     * less than {@code ttlMillis} before {@code now}), as a sketch per node.
+     */
+    static Map<String, double[]> ofLatest(Collection<FollowerRegistry.Entry> entries, long now, long ttlMillis) {
+        Map<String, List<Double>> values = new HashMap<>();
+        for (FollowerRegistry.Entry e : entries) {
+            if (now - e.reportedAt() < ttlMillis) {
+                for (Map.Entry<String, Double> l : e.latencies().entrySet()) {
+                    values.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(l.getValue());
+                }
+            }
+        }
+        Map<String, double[]> out = new HashMap<>();
+        values.forEach((node, list) -> out.put(node, of(list)));
+        return out;
+    }
+
+    /** Each node's median over this instance's sketches {@code mine} and the other instances' {@code others}. */
+    static Map<String, Double> medians(Map<String, double[]> mine, Collection<Map<String, double[]>> others) {
+        if (mine.isEmpty() && others.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<double[]>> byNode = new HashMap<>();
+        mine.forEach((node, s) -> byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(s));
+        for (Map<String, double[]> m : others) {
+            m.forEach((node, s) -> byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(s));
+        }
+        Map<String, Double> out = new HashMap<>();
+        byNode.forEach((node, sketches) -> out.put(node, median(sketches)));
+        return Map.copyOf(out);
     }
 
     /** Whether {@code s} is a sketch: a count at least the number of points, points finite, >= 0 and ascending. */

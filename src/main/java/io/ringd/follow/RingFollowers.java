@@ -53,14 +53,14 @@ final class RingFollowers implements RingListener, NodeLatencies {
     private final AtomicBoolean nudged = new AtomicBoolean();
     private final AtomicBoolean posting = new AtomicBoolean();
     private final ScheduledFuture<?> pass;
-    private volatile FollowerRegistry.Summary summary = FollowerRegistry.Summary.EMPTY;
+    private volatile FollowerCounts.Summary summary = FollowerCounts.Summary.EMPTY;
     private volatile boolean closed;
     private volatile long postedChanges = -1;
     private volatile long postedAt;
     private volatile boolean boardFailing;
 
     /** One waiting request. */
-    private record Waiter(long version, double share, CompletableFuture<FollowerRegistry.Convergence> answer) {
+    private record Waiter(long version, double share, CompletableFuture<FollowerCounts.Convergence> answer) {
     }
 
     RingFollowers(String ring, FollowerRegistry registry, FollowersProperties props, ScheduledExecutorService scheduler,
@@ -83,7 +83,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
     }
 
     /** The counts as of the last pass, for the metrics. */
-    FollowerRegistry.Summary summary() {
+    FollowerCounts.Summary summary() {
         return summary;
     }
 
@@ -119,8 +119,8 @@ final class RingFollowers implements RingListener, NodeLatencies {
      *
      * @throws BusyException if as many requests wait for this ring as may
      */
-    CompletableFuture<FollowerRegistry.Convergence> await(long version, double share, Duration wait) {
-        FollowerRegistry.Convergence now = registry.tally(registry.now()).converged(version, share);
+    CompletableFuture<FollowerCounts.Convergence> await(long version, double share, Duration wait) {
+        FollowerCounts.Convergence now = registry.tally(registry.now()).converged(version, share);
         if (now.converged() || wait.isZero() || closed) {
             return CompletableFuture.completedFuture(now);
         }
@@ -155,13 +155,13 @@ final class RingFollowers implements RingListener, NodeLatencies {
         if (waiters.isEmpty()) {
             return;
         }
-        FollowerRegistry.Tally t = registry.tally(registry.now());
+        FollowerCounts.Tally t = registry.tally(registry.now());
         answer(t);
     }
 
-    private void answer(FollowerRegistry.Tally t) {
+    private void answer(FollowerCounts.Tally t) {
         for (Waiter w : waiters) {
-            FollowerRegistry.Convergence c = t.converged(w.version(), w.share());
+            FollowerCounts.Convergence c = t.converged(w.version(), w.share());
             if (c.converged()) {
                 w.answer().complete(c);
             }
@@ -181,7 +181,6 @@ final class RingFollowers implements RingListener, NodeLatencies {
     /** Recounts the followers, forgets the long silent, answers waiters, posts on the board. */
     void pass() {
         long now = registry.now();
-        registry.takeChanged();
         List<FollowerRegistry.Row> rows = registry.rows(now);
         registry.sweep(now, rows);
         summary = registry.summary(rows);
@@ -252,7 +251,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
     void close() {
         closed = true;
         pass.cancel(false);
-        FollowerRegistry.Tally t = registry.tally(List.of());
+        FollowerCounts.Tally t = registry.tally(List.of());
         for (Waiter w : waiters) {
             w.answer().complete(t.converged(w.version(), w.share()));
         }

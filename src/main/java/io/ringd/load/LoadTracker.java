@@ -97,34 +97,9 @@ class LoadTracker implements NodeLoads, RingListener {
         return followers != null;
     }
 
-    /** The latencies of the members of {@code t} and their mean, when the followers' latencies are the loads. */
-    private static final class Latencies {
-        final Map<String, Double> medians;
-        final double mean;
-
-        Latencies(Table t, Map<String, Double> medians) {
-            this.medians = medians;
-            double sum = 0;
-            int n = 0;
-            for (String id : t.ids) {
-                Double m = medians.get(id);
-                if (m != null) {
-                    sum += m / t.ids.length; // no overflow, whatever the latencies
-                    n++;
-                }
-            }
-            this.mean = n == 0 ? 0 : sum * t.ids.length / n;
-        }
-
-        double of(String id) {
-            Double m = medians.get(id);
-            return m != null ? m : mean;
-        }
-    }
-
-    private Latencies latencies(Table t) {
+    private FollowerLatencies latencies(Table t) {
         Supplier<Map<String, Double>> f = followers;
-        return f == null ? null : new Latencies(t, f.get());
+        return f == null ? null : new FollowerLatencies(t.ids, f.get());
     }
 
     LoadTracker(LoadProperties properties, LongSupplier nanos) {
@@ -265,12 +240,12 @@ class LoadTracker implements NodeLoads, RingListener {
     public Reading read() {
         long now = nanos.getAsLong();
         Table t = fresh(now);
-        Latencies l = latencies(t);
+        FollowerLatencies l = latencies(t);
         if (l != null) {
             return new Reading() {
                 @Override
                 public double mean() {
-                    return l.mean;
+                    return l.mean();
                 }
 
                 @Override
@@ -290,7 +265,7 @@ class LoadTracker implements NodeLoads, RingListener {
         if (i == null) {
             return 0;
         }
-        Latencies l = latencies(t);
+        FollowerLatencies l = latencies(t);
         return l != null ? l.of(node) : loadAt(t, i, now, factor(now, t.landmark), factor(now, t.prevLandmark));
     }
 
@@ -388,12 +363,12 @@ class LoadTracker implements NodeLoads, RingListener {
         double fc = factor(now, t.landmark);
         double fp = factor(now, t.prevLandmark);
         List<Entry> entries = new ArrayList<>(t.ids.length);
-        Latencies l = latencies(t);
+        FollowerLatencies l = latencies(t);
         if (l != null) {
             for (int i = 0; i < t.ids.length; i++) {
                 entries.add(new Entry(t.ids[i], l.of(t.ids[i]), false, decayedAt(t, i, fc, fp), "followers"));
             }
-            return new Snapshot(t.version, l.mean, List.copyOf(entries));
+            return new Snapshot(t.version, l.mean(), List.copyOf(entries));
         }
         double sum = 0;
         for (int i = 0; i < t.ids.length; i++) {

@@ -77,8 +77,8 @@ class FollowerRegistryTest {
         assertThat(r.get("f2").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
         assertThat(r.get("f3").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
         assertThat(r.get("f4").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
-        FollowerRegistry.Summary s = registry.summary(registry.rows(now.get()));
-        assertThat(s).isEqualTo(new FollowerRegistry.Summary(v2, 0, 1, 3, 0));
+        FollowerCounts.Summary s = registry.summary(registry.rows(now.get()));
+        assertThat(s).isEqualTo(new FollowerCounts.Summary(v2, 0, 1, 3, 0));
     }
 
     @Test
@@ -145,15 +145,15 @@ class FollowerRegistryTest {
         registry.report("a", v2, fp(), Map.of());
         registry.report("b", v1, fp1, Map.of());
         registry.report("c", v1, WRONG, Map.of());
-        FollowerRegistry.Tally t = registry.tally(registry.rows(now.get()));
-        assertThat(t.converged(v2, 1.0)).isEqualTo(new FollowerRegistry.Convergence(v2, 1.0, false, 3, 1, 1));
+        FollowerCounts.Tally t = registry.tally(registry.rows(now.get()));
+        assertThat(t.converged(v2, 1.0)).isEqualTo(new FollowerCounts.Convergence(v2, 1.0, false, 3, 1, 1));
         assertThat(t.converged(v1, 0.66).converged()).isTrue();
         assertThat(t.converged(v1, 0.67).converged()).isFalse();
         assertThat(t.converged(v2 + 1, 0.01).converged()).as("a version the ring has not reached").isFalse();
         now.addAndGet(60_000);
-        FollowerRegistry.Tally none = registry.tally(registry.rows(now.get()));
+        FollowerCounts.Tally none = registry.tally(registry.rows(now.get()));
         assertThat(none.converged(v2, 1.0)).as("only silent followers: none counts")
-                .isEqualTo(new FollowerRegistry.Convergence(v2, 1.0, true, 0, 0, 0));
+                .isEqualTo(new FollowerCounts.Convergence(v2, 1.0, true, 0, 0, 0));
     }
 
     @Test
