@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -20,13 +18,13 @@ import org.springframework.web.context.request.async.DeferredResult;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.ringd.state.BusyException;
 import io.ringd.state.Rings;
 import io.ringd.state.ServedRing;
 import io.ringd.web.ApiDocs;
 import io.ringd.web.RingApi;
 import io.ringd.web.RingPaths;
 import io.ringd.web.problem.ApiException;
-import io.ringd.web.problem.Problems;
 import io.ringd.wire.WireTime;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -77,33 +75,20 @@ class FollowersController {
     @ApiResponse(responseCode = "400", description = "Bad id, version, fingerprint or latency")
     @ApiResponse(responseCode = "503", description = "The ring knows as many followers as it may (ringd.followers.max"
             + ") and none is silent, or takes no more reports this second; Retry-After says when to try again")
-    ResponseEntity<?> report(@Parameter(description = "The follower's id: 1 to 200 of A-Z a-z 0-9 . _ : @ / - "
+    ResponseEntity<Void> report(@Parameter(description = "The follower's id: 1 to 200 of A-Z a-z 0-9 . _ : @ / - "
             + "(a '/' sent as %2F)", example = "web-7.example:4711:3f9a2c") @PathVariable String id,
             @RequestBody FollowerReport body) {
         FollowerReport.checkId(id);
         long version = body.checkedVersion();
         String fingerprint = body.checkedFingerprint();
         var latencies = body.checkedLatencies();
-        RingFollowers followers = followers();
-        FollowerRegistry.Outcome o;
-        try {
-            o = followers.report(id, version, fingerprint, latencies);
-        } catch (ReportBudget.Exhausted e) {
-            return busy(e.getMessage(), 1);
-        }
-        if (o == FollowerRegistry.Outcome.FULL) {
-            long retry = Math.max(1, props.ttl().toSeconds() / 2);
-            return busy("ring " + RingPaths.here(rings).name() + " knows " + props.max() + " followers "
+        if (followers().report(id, version, fingerprint, latencies) == FollowerRegistry.Outcome.FULL) {
+            throw new BusyException("ring " + RingPaths.here(rings).name() + " knows " + props.max() + " followers "
                     + "(ringd.followers.max) and none is silent: a new one is taken once an older one has been "
-                    + "silent for ringd.followers.ttl (" + props.ttl().toSeconds() + " s)", retry);
+                    + "silent for ringd.followers.ttl (" + props.ttl().toSeconds() + " s)",
+                    (int) Math.min(Integer.MAX_VALUE, props.ttl().toSeconds() / 2));
         }
         return ResponseEntity.noContent().build();
-    }
-
-    private static ResponseEntity<ProblemDetail> busy(String detail, long retryAfterSeconds) {
-        return ResponseEntity.status(Problems.BUSY.status()).header(HttpHeaders.RETRY_AFTER,
-                Long.toString(retryAfterSeconds)).contentType(org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON)
-                .body(Problems.BUSY.detail(detail, null));
     }
 
     // ------------------------------------------------------------------ GET /followers

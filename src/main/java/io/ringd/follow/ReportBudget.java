@@ -2,6 +2,8 @@ package io.ringd.follow;
 
 import java.util.function.LongSupplier;
 
+import io.ringd.state.BusyException;
+
 /**
  * How many reports one ring takes: a token bucket of {@code burst} reports,
  * refilled at {@code rate} a second, so a fleet that reports at once after a
@@ -10,10 +12,10 @@ import java.util.function.LongSupplier;
  */
 final class ReportBudget {
 
-    /** No report left this second: answered 503 with Retry-After. */
-    static final class Exhausted extends RuntimeException {
+    /** No report left this second: answered 503 with Retry-After: 1. */
+    static final class Exhausted extends BusyException {
         Exhausted(String message) {
-            super(message, null, false, false);
+            super(message);
         }
     }
 

@@ -32,6 +32,8 @@ import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
+import io.ringd.state.BusyException;
+
 /**
  * Turns every failure into an RFC 9457 problem detail
  * ({@code application/problem+json}) with {@code type}, {@code title},
@@ -69,7 +71,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     private static ResponseEntity<Object> refused(Exception e, String field) throws Exception {
         ProblemDetail refusal = Refusals.problem(e, field);
         if (refusal != null) {
-            return problem(refusal);
+            return e instanceof BusyException b ? problem(refusal, b.retryAfterSeconds()) : problem(refusal);
         }
         if (e instanceof ErrorResponse) {
             throw e; // the standard handling below
@@ -186,10 +188,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     /** A problem answer; {@code busy} ones say when to try again ({@link Problems#RETRY_AFTER_SECONDS}). */
     private static ResponseEntity<Object> problem(ProblemDetail p) {
+        return problem(p, Problems.RETRY_AFTER_SECONDS);
+    }
+
+    /** A problem answer; a {@code busy} one says to try again after {@code retryAfterSeconds}. */
+    private static ResponseEntity<Object> problem(ProblemDetail p, int retryAfterSeconds) {
         ResponseEntity.BodyBuilder answer = ResponseEntity.status(p.getStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON).cacheControl(CacheControl.noStore());
         if (Problems.BUSY.type().equals(p.getType())) {
-            answer.header(HttpHeaders.RETRY_AFTER, Integer.toString(Problems.RETRY_AFTER_SECONDS));
+            answer.header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds));
         }
         return answer.body(p);
     }
