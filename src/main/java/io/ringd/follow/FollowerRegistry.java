@@ -359,13 +359,18 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
      * sorting, for the convergence questions asked after every report.
      */
     FollowerCounts.Tally tally(long now) {
+        return tally(rowsInAnyOrder(now));
+    }
+
+    /** Every follower known, read at {@code now}, in no order: {@link #rows} without sorting them. */
+    List<Row> rowsInAnyOrder(long now) {
         RingState cur = ring();
         Map<String, Entry> all = newest();
         List<Row> rows = new ArrayList<>(all.size());
         for (Entry e : all.values()) {
             rows.add(row(e, cur, now));
         }
-        return tally(rows);
+        return rows;
     }
 
     /** The tally of {@code rows}, against the ring's version. */

@@ -181,7 +181,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
     /** Recounts the followers, forgets the long silent, answers waiters, posts on the board. */
     void pass() {
         long now = registry.now();
-        List<FollowerRegistry.Row> rows = registry.rows(now);
+        List<FollowerRegistry.Row> rows = registry.rowsInAnyOrder(now); // counted, not listed: no sorting
         registry.sweep(now, rows);
         summary = registry.summary(rows);
         if (!waiters.isEmpty()) {
