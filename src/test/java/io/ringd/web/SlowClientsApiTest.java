@@ -43,10 +43,13 @@ class SlowClientsApiTest extends RealServerTest {
      * timed-out asynchronous requests once a second, and on a loaded 2-core machine (the whole
      * suite in two forks beside these 1,000 connections) a check and the
      * test's own reading of the socket run late (in one CI run the slowest
-     * 1% of the slow bodies ended over 5 s late). Most end within {@link #MEDIAN_SLACK_MILLIS}.
+     * 1% of the slow bodies ended over 5 s late, and in another the median was 3.2 s late). Most end
+     * within {@link #MEDIAN_SLACK_MILLIS}. The bounds still tell a deadline from none: a connection
+     * that sends a byte every one to two seconds stays within {@code connection-timeout} (10 s) between
+     * bytes, so without the deadlines it would live for the whole test.
      */
     private static final long SLACK_MILLIS = 10_000;
-    private static final long MEDIAN_SLACK_MILLIS = 3_000;
+    private static final long MEDIAN_SLACK_MILLIS = 6_000;
     private static final int SAMPLES = 2000;
 
     @Autowired
