@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -28,9 +29,19 @@ import io.ringd.state.VersionException;
  * post of theirs, and the states, counts and latencies read from them.
  *
  * <p>Reports and reads take no lock of the ring's: a report replaces one
- * entry of a concurrent map; states are worked out when read, against the
- * ring's current version, so a commit turns {@code current} followers
- * {@code behind} without touching any entry.
+ * entry of a concurrent map, sorted by id; states are worked out when read,
+ * against the ring's current version, so a commit turns {@code current}
+ * followers {@code behind} without touching any entry.
+ *
+ * <p>What the followers add up to (a {@link Census}: the counts of each
+ * state and the versions of the live ones) is counted once and kept until
+ * something could change it: a new follower, a follower at another version
+ * or fingerprint, one coming back from silence, one forgotten, a commit, a
+ * post of another instance, or the moment the first live follower falls
+ * silent. A follower reporting the version it reported before changes
+ * nothing, so a fleet at rest, however large, is not recounted: questions
+ * about convergence and the counts cost the same with 10 followers as with
+ * 10,000, and a listing reads only the followers it shows.
  */
 final class FollowerRegistry implements RingListener, NodeLatencies {
 
@@ -77,6 +88,22 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     record Row(Entry entry, State state, long lagVersions) {
     }
 
+    /**
+     * What the followers added up to at {@code at}, true until {@code validUntil} unless {@code stamp}
+     * moved.
+     *
+     * @param summary    the counts of each state
+     * @param tally      the live followers, for convergence questions
+     * @param stamp      the registry's change count it was made at
+     * @param at         when it was counted
+     * @param validUntil when the first live follower falls silent (or {@code at + 1} before the ring has loaded)
+     * @param forgetAt   when the first follower of this instance's is to be forgotten
+     * @param latencies  whether any live follower reported latencies
+     */
+    record Census(FollowerCounts.Summary summary, FollowerCounts.Tally tally, long stamp, long at, long validUntil,
+            long forgetAt, boolean latencies) {
+    }
+
     /** The outcome of a report. */
     enum Outcome {
         /** Taken. */
@@ -92,8 +119,13 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     private final long ttlMillis;
     private final long forgetMillis;
 
-    /** The reports made to this instance. */
-    private final ConcurrentHashMap<String, Entry> local = new ConcurrentHashMap<>();
+    /** The reports made to this instance, by ascending id. */
+    private final ConcurrentSkipListMap<String, Entry> local = new ConcurrentSkipListMap<>();
+    /** Moves on every change that may change the counts; a census made at another stamp is counted again. */
+    private final java.util.concurrent.atomic.AtomicLong stamp = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Census census;
+    /** How many entries {@code local} holds (its own size() walks it). */
+    private final java.util.concurrent.atomic.AtomicInteger localSize = new java.util.concurrent.atomic.AtomicInteger();
     /** What the other instances posted: instance to its followers (id to entry). */
     private volatile Map<String, Map<String, Entry>> remote = Map.of();
     /** What the other instances posted of their followers' latencies: instance to node to sketch. */
@@ -140,6 +172,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     @Override
     public void ringSwapped(RingState previous, RingState current, Op op) {
         fingerprints.swapped(current);
+        stamp.incrementAndGet();
     }
 
     /** The current state, or {@code null} before the ring has loaded. */
@@ -187,9 +220,16 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
                 }
             }
         }
-        Entry e = new Entry(id, version, match == null ? fingerprint : null, match, now, firstAt, applied,
+        // The id the map holds already, so that a follower's id is held once however often it reports.
+        String key = before == null ? id : before.id();
+        Entry e = new Entry(key, version, match == null ? fingerprint : null, match, now, firstAt, applied,
                 members(latencies, cur));
-        local.put(id, e);
+        if (local.put(key, e) == null) {
+            localSize.incrementAndGet();
+        }
+        if (!same || now - before.reportedAt() >= ttlMillis || newestRemote(key) != null) {
+            stamp.incrementAndGet(); // after the put: a census counted before it is counted again
+        }
         if (!same) {
             localChanges.incrementAndGet();
             if (Boolean.FALSE.equals(match)) {
@@ -258,13 +298,16 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     private void forget(String id) {
         localChanges.incrementAndGet();
-        local.remove(id);
+        if (local.remove(id) != null) {
+            localSize.decrementAndGet();
+        }
         loggedDiverged.remove(id);
+        stamp.incrementAndGet();
     }
 
     /** The followers known, this instance's and the others' (an id known to both counted once per instance). */
     int count() {
-        int n = local.size();
+        int n = localSize.get();
         for (Map<String, Entry> m : remote.values()) {
             n += m.size();
         }
@@ -294,18 +337,27 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     /** Every follower known (this instance's and the others'), by ascending id, read at {@code now}. */
     List<Row> rows(long now) {
-        RingState cur = ring();
-        TreeMap<String, Entry> all = merged();
-        List<Row> out = new ArrayList<>(all.size());
-        for (Entry e : all.values()) {
-            out.add(row(e, cur, now));
-        }
-        return out;
+        return rows(now, null, Integer.MAX_VALUE);
     }
 
-    /** The newest entry of each id, over this instance's reports and the others' posts. */
-    private TreeMap<String, Entry> merged() {
-        return new TreeMap<>(newest());
+    /**
+     * The first {@code max} followers by ascending id that are in state {@code only} (any state when
+     * {@code null}), read at {@code now}: only those shown are read when no other instance posted.
+     */
+    List<Row> rows(long now, State only, int max) {
+        RingState cur = ring();
+        Map<String, Entry> sorted = remote.isEmpty() ? local : new TreeMap<>(newest());
+        List<Row> out = new ArrayList<>(Math.min(max, 1024));
+        for (Entry e : sorted.values()) {
+            if (out.size() >= max) {
+                break;
+            }
+            Row r = row(e, cur, now);
+            if (only == null || r.state() == only) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     /** The newest entry of each id, in no order: this instance's own when no other posted. */
@@ -328,24 +380,27 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     Row row(Entry e, RingState cur, long now) {
         long ringVersion = cur == null ? 0 : cur.version();
-        long lag = Math.max(0, ringVersion - e.version());
+        return new Row(e, state(e, cur, now), Math.max(0, ringVersion - e.version()));
+    }
+
+    private State state(Entry e, RingState cur, long now) {
         if (now - e.reportedAt() >= ttlMillis) {
-            return new Row(e, State.SILENT, lag);
+            return State.SILENT;
         }
         if (cur == null) {
-            return new Row(e, State.BEHIND, lag);
+            return State.BEHIND;
         }
         Boolean match = e.match();
         if (match == null) {
             match = e.fingerprint() == null ? Boolean.TRUE : fingerprints.check(e.version(), e.fingerprint(), cur);
             if (match == null) { // newer than this ring: never made, as far as this instance knows
-                return new Row(e, State.DIVERGED, 0);
+                return State.DIVERGED;
             }
         }
         if (!match) {
-            return new Row(e, State.DIVERGED, lag);
+            return State.DIVERGED;
         }
-        return new Row(e, e.version() >= ringVersion ? State.CURRENT : State.BEHIND, lag);
+        return e.version() >= cur.version() ? State.CURRENT : State.BEHIND;
     }
 
     /** The counts of each state in {@code rows}, with the ring's version. */
@@ -354,52 +409,107 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return FollowerCounts.summary(cur == null ? 0 : cur.version(), rows);
     }
 
-    /**
-     * The tally of every follower at {@code now}: what {@code tally(rows(now))} answers, without
-     * sorting, for the convergence questions asked after every report.
-     */
-    FollowerCounts.Tally tally(long now) {
-        return tally(rowsInAnyOrder(now));
-    }
-
-    /** Every follower known, read at {@code now}, in no order: {@link #rows} without sorting them. */
-    List<Row> rowsInAnyOrder(long now) {
-        RingState cur = ring();
-        Map<String, Entry> all = newest();
-        List<Row> rows = new ArrayList<>(all.size());
-        for (Entry e : all.values()) {
-            rows.add(row(e, cur, now));
-        }
-        return rows;
-    }
-
     /** The tally of {@code rows}, against the ring's version. */
     FollowerCounts.Tally tally(List<Row> rows) {
         RingState cur = ring();
         return FollowerCounts.tally(cur == null ? -1 : cur.version(), rows);
     }
 
+    /** The tally of every follower at {@code now}: {@code tally(rows(now))}, from the census. */
+    FollowerCounts.Tally tally(long now) {
+        return census(now).tally();
+    }
+
+    /**
+     * What the followers add up to at {@code now}: the census kept, when nothing changed since it was
+     * counted and no live follower has fallen silent; else counted again (and the diverged followers of
+     * this instance not logged yet are logged).
+     */
+    Census census(long now) {
+        Census c = census;
+        long s = stamp.get();
+        if (c != null && c.stamp() == s && now >= c.at() && now < c.validUntil()) {
+            return c;
+        }
+        c = count(now, s);
+        census = c; // a count racing this one stored its own: their stamps tell which is kept next time
+        return c;
+    }
+
+    private Census count(long now, long atStamp) {
+        RingState cur = ring();
+        Map<String, Entry> all = newest();
+        int[] n = new int[State.values().length];
+        long[] versions = new long[all.size() + 16]; // room for reports arriving while counting
+        int live = 0;
+        int diverged = 0;
+        long validUntil = cur == null ? now + 1 : Long.MAX_VALUE;
+        long forgetAt = Long.MAX_VALUE;
+        boolean latencies = false;
+        Set<String> divergedNow = null;
+        for (Entry e : all.values()) {
+            State st = state(e, cur, now);
+            n[st.ordinal()]++;
+            if (st == State.SILENT) {
+                continue;
+            }
+            validUntil = Math.min(validUntil, e.reportedAt() + ttlMillis);
+            latencies |= !e.latencies().isEmpty();
+            live++;
+            if (st == State.DIVERGED) {
+                diverged++;
+                if (divergedNow == null) {
+                    divergedNow = new HashSet<>();
+                }
+                divergedNow.add(e.id());
+                if (local.get(e.id()) == e) {
+                    diverged(e, cur);
+                }
+            } else {
+                if (live - diverged > versions.length) {
+                    versions = Arrays.copyOf(versions, versions.length * 2);
+                }
+                versions[live - diverged - 1] = e.version();
+            }
+        }
+        for (Entry e : local.values()) {
+            forgetAt = Math.min(forgetAt, e.reportedAt() + forgetMillis);
+        }
+        if (divergedNow == null) {
+            loggedDiverged.clear();
+        } else {
+            loggedDiverged.retainAll(divergedNow);
+        }
+        long[] sorted = Arrays.copyOf(versions, live - diverged);
+        Arrays.sort(sorted);
+        long ringVersion = cur == null ? 0 : cur.version();
+        return new Census(new FollowerCounts.Summary(ringVersion, n[0], n[1], n[2], n[3]),
+                new FollowerCounts.Tally(cur == null ? -1 : ringVersion, live, diverged, sorted), atStamp, now,
+                validUntil, forgetAt, latencies);
+    }
+
     // ------------------------------------------------------------------ the periodic pass
 
     /**
-     * Forgets the followers silent for ten times the TTL, logs the diverged ones not logged
-     * yet, and works out the latency medians; {@code rows} read at {@code now}.
+     * Forgets the followers silent for ten times the TTL, and works out the latency medians when
+     * any follower reported latencies; the census at {@code now}, counted again if a follower was forgotten.
      */
-    void sweep(long now, List<Row> rows) {
-        Set<String> divergedNow = new HashSet<>();
-        for (Row r : rows) {
-            if (r.state() == State.DIVERGED) {
-                divergedNow.add(r.entry().id());
-                if (local.get(r.entry().id()) == r.entry()) {
-                    diverged(r.entry(), ring());
+    Census sweep(long now) {
+        Census c = census(now);
+        if (now >= c.forgetAt()) {
+            for (Entry e : local.values()) {
+                if (now - e.reportedAt() >= forgetMillis && local.remove(e.id(), e)) {
+                    localSize.decrementAndGet();
+                    localChanges.incrementAndGet();
+                    stamp.incrementAndGet();
                 }
             }
+            c = census(now);
         }
-        loggedDiverged.retainAll(divergedNow);
-        if (local.values().removeIf(e -> now - e.reportedAt() >= forgetMillis)) {
-            localChanges.incrementAndGet();
-        }
-        medians = LatencySketch.medians(localLatencies(now), remoteLatencies.values());
+        medians = c.latencies() || !remoteLatencies.isEmpty()
+                ? LatencySketch.medians(localLatencies(now), remoteLatencies.values())
+                : Map.of();
+        return c;
     }
 
     @Override
@@ -428,6 +538,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     void remote(Map<String, Map<String, Entry>> followers, Map<String, Map<String, double[]>> latencies) {
         this.remote = Map.copyOf(followers);
         this.remoteLatencies = Map.copyOf(latencies);
+        stamp.incrementAndGet();
     }
 
     /** For tests: the entry this instance holds for {@code id}. */
@@ -437,7 +548,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     @Override
     public String toString() {
-        return "followers of ring " + ringName + " (" + local.size() + " here, "
+        return "followers of ring " + ringName + " (" + localSize.get() + " here, "
                 + Arrays.toString(remote.keySet().toArray()) + ")";
     }
 }

@@ -144,16 +144,12 @@ class FollowersController {
         }
         int max = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
         FollowerRegistry registry = followers().registry();
-        List<FollowerRegistry.Row> rows = registry.rows(registry.now());
-        FollowerCounts.Summary s = registry.summary(rows);
-        List<FollowerJson> shown = new ArrayList<>(Math.min(max, rows.size()));
+        long now = registry.now();
+        FollowerCounts.Summary s = registry.census(now).summary();
+        List<FollowerRegistry.Row> rows = registry.rows(now, only, max);
+        List<FollowerJson> shown = new ArrayList<>(rows.size());
         for (FollowerRegistry.Row r : rows) {
-            if (shown.size() >= max) {
-                break;
-            }
-            if (only == null || r.state() == only) {
-                shown.add(FollowerJson.of(r));
-            }
+            shown.add(FollowerJson.of(r));
         }
         return new FollowersJson(s.version(), shown, new SummaryJson(s.current(), s.behind(), s.diverged(),
                 s.silent()));

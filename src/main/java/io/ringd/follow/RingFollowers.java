@@ -178,14 +178,16 @@ final class RingFollowers implements RingListener, NodeLatencies {
         }
     }
 
-    /** Recounts the followers, forgets the long silent, answers waiters, posts on the board. */
+    /**
+     * Takes the census (counted again only if something changed), forgets the long silent, answers
+     * waiters, posts on the board.
+     */
     void pass() {
         long now = registry.now();
-        List<FollowerRegistry.Row> rows = registry.rowsInAnyOrder(now); // counted, not listed: no sorting
-        registry.sweep(now, rows);
-        summary = registry.summary(rows);
+        FollowerRegistry.Census c = registry.sweep(now);
+        summary = c.summary();
         if (!waiters.isEmpty()) {
-            answer(registry.tally(rows));
+            answer(c.tally());
         }
         if (board != null) {
             post(now);

@@ -115,10 +115,10 @@ class FollowerRegistryTest {
         now.addAndGet(1);
         assertThat(rows().get("f").state()).isEqualTo(FollowerRegistry.State.SILENT);
         now.addAndGet(540_000 - 1);
-        registry.sweep(now.get(), registry.rows(now.get()));
+        registry.sweep(now.get());
         assertThat(rows()).containsKey("f");
         now.addAndGet(1);
-        registry.sweep(now.get(), registry.rows(now.get()));
+        registry.sweep(now.get());
         assertThat(rows()).doesNotContainKey("f");
     }
 
@@ -157,6 +157,107 @@ class FollowerRegistryTest {
     }
 
     @Test
+    void census_isKeptWhileFollowersReportWhatTheyReportedBefore_andCountedAgainOnEachChange() {
+        long v1 = put("a");
+        String fp1 = fp();
+        registry.report("f1", v1, fp1, Map.of());
+        registry.report("f2", v1, fp1, Map.of());
+        FollowerRegistry.Census c = registry.census(now.get());
+        assertThat(c.summary()).isEqualTo(new FollowerCounts.Summary(v1, 2, 0, 0, 0));
+        assertThat(c.validUntil()).isEqualTo(now.get() + 60_000);
+        now.addAndGet(1000);
+        registry.report("f1", v1, fp1, Map.of());
+        assertThat(registry.census(now.get())).as("a report of the same version changes nothing").isSameAs(c);
+        registry.report("f3", v1, fp1, Map.of());
+        FollowerRegistry.Census c3 = registry.census(now.get());
+        assertThat(c3).as("a new follower").isNotSameAs(c);
+        assertThat(c3.summary().current()).isEqualTo(3);
+        long v2 = put("b");
+        FollowerRegistry.Census afterCommit = registry.census(now.get());
+        assertThat(afterCommit.summary()).as("a commit").isEqualTo(new FollowerCounts.Summary(v2, 0, 3, 0, 0));
+        registry.report("f1", v2, fp(), Map.of());
+        assertThat(registry.census(now.get()).summary()).as("another version")
+                .isEqualTo(new FollowerCounts.Summary(v2, 1, 2, 0, 0));
+        registry.report("f1", v2, WRONG, Map.of());
+        assertThat(registry.census(now.get()).summary()).as("another fingerprint")
+                .isEqualTo(new FollowerCounts.Summary(v2, 0, 2, 1, 0));
+        // f2 reported last at the start: it falls silent 60 s after, with nothing else happening.
+        now.set(c.at() + 60_000 - 1);
+        assertThat(registry.census(now.get()).summary().silent()).isZero();
+        now.incrementAndGet();
+        assertThat(registry.census(now.get()).summary()).as("the first live follower falls silent")
+                .isEqualTo(new FollowerCounts.Summary(v2, 0, 1, 1, 1));
+        registry.report("f2", v1, fp1, Map.of());
+        assertThat(registry.census(now.get()).summary()).as("back from silence, at the same version")
+                .isEqualTo(new FollowerCounts.Summary(v2, 0, 2, 1, 0));
+    }
+
+    /**
+     * Whatever happens (reports of any version and fingerprint, commits, time passing across the
+     * TTL, forgetting, other instances' posts), the census kept answers what counting every row
+     * answers.
+     */
+    @Test
+    void census_alwaysAgreesWithCountingEveryRow() {
+        long seed = System.nanoTime();
+        Random rnd = new Random(seed);
+        service = new RingService(new MemoryRingStore(), RingSettings.defaults(), 8, List.of(), Clock.systemUTC(),
+                ExpensiveReads.unlimited(), false);
+        registry = new FollowerRegistry("default", service, new FollowersProperties(Duration.ofSeconds(60), 1000,
+                1_000_000, 10), now::get, null);
+        service.listen(registry);
+        service.start();
+        List<Long> versions = new ArrayList<>();
+        Map<Long, String> fps = new HashMap<>();
+        versions.add(put("n0"));
+        fps.put(versions.get(0), fp());
+        int kept = 0;
+        for (int step = 0; step < 3000; step++) {
+            int op = rnd.nextInt(100);
+            if (op < 55) {
+                String id = "f" + rnd.nextInt(60);
+                long v = rnd.nextInt(10) == 0 ? versions.get(versions.size() - 1) + 1 + rnd.nextInt(3)
+                        : versions.get(rnd.nextInt(versions.size()));
+                String f = rnd.nextInt(8) == 0 || !fps.containsKey(v) ? WRONG : fps.get(v);
+                registry.report(id, v, f, Map.of());
+            } else if (op < 75) {
+                now.addAndGet(rnd.nextInt(4) == 0 ? 60_000 - rnd.nextInt(3) : rnd.nextInt(20_000));
+            } else if (op < 80) {
+                long v = put("n" + step);
+                versions.add(v);
+                fps.put(v, fp());
+            } else if (op < 85) {
+                registry.sweep(now.get());
+            } else if (op < 90) {
+                Map<String, FollowerRegistry.Entry> there = new HashMap<>();
+                for (int i = rnd.nextInt(20); i > 0; i--) {
+                    String id = "f" + rnd.nextInt(80);
+                    long v = versions.get(rnd.nextInt(versions.size()));
+                    boolean match = rnd.nextInt(6) != 0;
+                    there.put(id, new FollowerRegistry.Entry(id, v, null, match, now.get() - rnd.nextInt(90_000),
+                            now.get(), null, Map.of()));
+                }
+                registry.remote(there.isEmpty() ? Map.of() : Map.of("i2", there), Map.of());
+            } else {
+                now.addAndGet(rnd.nextInt(3));
+            }
+            FollowerRegistry.Census before = registry.census(now.get());
+            FollowerRegistry.Census c = registry.census(now.get());
+            if (c == before && c.at() < now.get()) {
+                kept++;
+            }
+            List<FollowerRegistry.Row> rows = registry.rows(now.get());
+            assertThat(c.summary()).as("seed %d step %d", seed, step).isEqualTo(registry.summary(rows));
+            FollowerCounts.Tally t = registry.tally(rows);
+            assertThat(c.tally().followers()).as("seed %d step %d", seed, step).isEqualTo(t.followers());
+            assertThat(c.tally().diverged()).as("seed %d step %d", seed, step).isEqualTo(t.diverged());
+            assertThat(c.tally().versions()).as("seed %d step %d", seed, step).containsExactly(t.versions());
+            assertThat(c.tally().ringVersion()).as("seed %d step %d", seed, step).isEqualTo(t.ringVersion());
+        }
+        assertThat(kept).as("seed %d: censuses kept from an earlier instant", seed).isPositive();
+    }
+
+    @Test
     void latencies_ofMembersOnly_medianOfTheLiveOnes() {
         long v = put("a");
         put("b");
@@ -164,12 +265,12 @@ class FollowerRegistryTest {
         registry.report("f1", v, fp(), Map.of("a", 1.0, "b", 10.0, "gone", 5.0));
         registry.report("f2", v, fp(), Map.of("a", 3.0));
         registry.report("f3", v, fp(), Map.of("a", 8.0, "b", 20.0));
-        registry.sweep(now.get(), registry.rows(now.get()));
+        registry.sweep(now.get());
         assertThat(registry.medians()).containsExactlyInAnyOrderEntriesOf(Map.of("a", 3.0, "b", 15.0));
         assertThat(registry.localEntry("f1").latencies()).doesNotContainKey("gone");
         now.addAndGet(60_000);
         registry.report("f2", v, fp(), Map.of("a", 3.0));
-        registry.sweep(now.get(), registry.rows(now.get()));
+        registry.sweep(now.get());
         assertThat(registry.medians()).as("the silent ones do not count").containsExactlyEntriesOf(Map.of("a", 3.0));
     }
 
@@ -240,7 +341,7 @@ class FollowerRegistryTest {
         assertThat(r).containsOnlyKeys("both", "there");
         assertThat(r.get("both").entry().version()).isEqualTo(v2);
         assertThat(r.get("both").state()).isEqualTo(FollowerRegistry.State.CURRENT);
-        registry.sweep(now.get(), registry.rows(now.get()));
+        registry.sweep(now.get());
         assertThat(registry.medians()).containsExactlyEntriesOf(Map.of("a", 7.0));
     }
 
