@@ -102,7 +102,9 @@ final class ZooKeeperBoard implements SharedBoard {
         } catch (KeeperException.NodeExistsException e) {
             // there already
         } catch (KeeperException.NoNodeException e) {
-            throw new StoreUnavailableException("the ring of " + path + " is not in ZooKeeper (deleted?)");
+            // Not made here: a ring deleted meanwhile must stay deleted.
+            throw new StoreUnavailableException("the ring's znode " + path.substring(0, path.lastIndexOf('/'))
+                    + " does not exist: nothing has been committed to the ring yet, or it was deleted");
         }
     }
 
