@@ -2,8 +2,10 @@ package io.ringd.follow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,6 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.restassured.response.Response;
 import io.ringd.RealServerTest;
@@ -24,6 +29,7 @@ import tools.jackson.databind.JsonNode;
  * /followers/converged} against a real server (docs/ring.md section 23). Each test follows a
  * ring of its own, so the followers of one do not count in another.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class FollowersApiTest extends RealServerTest {
 
     static final AtomicInteger RINGS = new AtomicInteger();
@@ -253,5 +259,32 @@ class FollowersApiTest extends RealServerTest {
         assertThat(sample(text, "ringd_followers", r, "state=\"silent\"")).isEqualTo(0.0);
         assertThat(sample(text, "ringd_followers_converged_share", r)).isEqualTo(0.5);
         assertThat(sample(text, "ringd_follower_apply_seconds_count", r)).isEqualTo(2.0);
+    }
+    /**
+     * A script that gives up on its wait (Ctrl-C, a timeout of its own) closes the connection; the
+     * answer written later to nobody is not a failure of the server: nothing is logged as an error,
+     * and the next wait is answered.
+     */
+    @Test
+    void converged_aWaiterThatHangsUp_isNoError(CapturedOutput output) throws Exception {
+        reportCurrent("a");
+        long v = commit();
+        int before = output.getAll().length();
+        for (int i = 0; i < 3; i++) {
+            try (Socket s = new Socket("localhost", port)) {
+                if (i % 2 == 0) {
+                    s.setSoLinger(true, 0); // a reset, as a killed process leaves it; else a close
+                }
+                s.getOutputStream().write(("GET " + base + "/followers/converged?version=" + v + "&wait=PT0.3S "
+                        + "HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                s.getOutputStream().flush();
+                Thread.sleep(100);
+            }
+        }
+        Thread.sleep(800); // the waits run out and are answered into closed connections
+        JsonNode c = getJson(base + "/followers/converged?version=" + v + "&wait=PT0S");
+        assertThat(c.get("converged").asBoolean()).isFalse();
+        String logged = output.getAll().substring(before);
+        assertThat(logged).doesNotContain(" ERROR ").doesNotContain("Failure answered");
     }
 }

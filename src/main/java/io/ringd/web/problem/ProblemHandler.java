@@ -19,6 +19,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -30,6 +31,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import io.ringd.state.BusyException;
@@ -108,6 +110,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 "the body must be application/json" + (e.getContentType() == null ? ""
                         : ", not " + e.getContentType()), "Content-Type");
         return ResponseEntity.status(r.getStatusCode()).headers(headers).body(r.getBody());
+    }
+
+    /**
+     * An answer that could not be written because the client went away (a long poll given up, a
+     * killed script: Jackson's write fails on the closed connection) is nobody's failure: logged at
+     * DEBUG, and nothing more is written. Any other unwritable answer is a 500, as before.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotWritable(HttpMessageNotWritableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c instanceof IOException || c instanceof AsyncRequestNotUsableException) {
+                log.debug("The client went away before its answer was written", e);
+                return null;
+            }
+        }
+        return super.handleHttpMessageNotWritable(e, headers, status, request);
     }
 
     @Override

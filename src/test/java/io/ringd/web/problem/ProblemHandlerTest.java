@@ -33,4 +33,29 @@ class ProblemHandlerTest {
         assertThat(p.getDetail()).contains("3000000 bytes").contains("1048576 bytes")
                 .contains("ringd.zookeeper.max-state-bytes").endsWith("nothing was changed");
     }
+
+    @Test
+    void anAnswerUnwritableBecauseTheClientWentAway_isNoFailure_anyOtherIsA500() {
+        ProblemHandler handler = new ProblemHandler(new ProblemWriter());
+        var request = new org.springframework.web.context.request.ServletWebRequest(
+                new org.springframework.mock.web.MockHttpServletRequest(),
+                new org.springframework.mock.web.MockHttpServletResponse());
+        var headers = new org.springframework.http.HttpHeaders();
+        var status = org.springframework.http.HttpStatusCode.valueOf(500);
+        var gone = new java.io.IOException("Broken pipe");
+        for (Exception e : List.of(
+                new org.springframework.http.converter.HttpMessageNotWritableException("Could not write JSON",
+                        new RuntimeException("wrapped", gone)),
+                new org.springframework.http.converter.HttpMessageNotWritableException("Could not write JSON",
+                        new org.springframework.web.context.request.async.AsyncRequestNotUsableException("gone")))) {
+            assertThat(handler.handleHttpMessageNotWritable(
+                    (org.springframework.http.converter.HttpMessageNotWritableException) e, headers, status, request))
+                    .as("nothing to answer: nobody is there").isNull();
+        }
+        var r = handler.handleHttpMessageNotWritable(new org.springframework.http.converter
+                .HttpMessageNotWritableException("No converter", new IllegalStateException("a bug")), headers,
+                status, request);
+        assertThat(r.getStatusCode().value()).isEqualTo(500);
+        assertThat(((org.springframework.http.ProblemDetail) r.getBody()).getDetail()).contains("unexpected");
+    }
 }
