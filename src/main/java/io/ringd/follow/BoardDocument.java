@@ -26,8 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code match} is {@code true}, {@code false} or {@code null} (not checked
  * yet: then {@code fingerprint} is the reported one, else {@code null}); times
  * are epoch milliseconds; {@code l} holds each node's {@link LatencySketch}.
- * A follower costs about 40 bytes of it gzipped, its fingerprint only while
- * it could not be checked.
+ * A follower costs about 40 bytes of it gzipped with ids like host names and
+ * process ids (11.5 with the benchmark's {@code f-NNNNN}, which compress far
+ * better; docs/benchmarks.md), its fingerprint only while it could not be
+ * checked.
  */
 final class BoardDocument {
 
