@@ -364,8 +364,8 @@ final class FollowerReporter {
 
     /**
      * {@code {"version":V,"fingerprint":"<hex>"}}, and {@code "nodes":{"<id>":{"latencyMs":x}}}
-     * for the nodes with samples in their window (docs/ring.md section 23), at most
-     * MAX_REPORT_NODES of them.
+     * for the nodes being measured (LatencyWindow.reported: at least 20 samples in the window, the
+     * newest at most 5 s old; docs/ring.md section 23), at most MAX_REPORT_NODES of them.
      */
     String body(HashRing ring, long nowNanos) {
         return body(ring.version(), ring.fingerprint(), nowNanos);
@@ -378,7 +378,7 @@ final class FollowerReporter {
         report.put("fingerprint", fingerprint);
         List<Map.Entry<String, LatencyWindow.Recent>> seen = new ArrayList<>();
         for (Map.Entry<String, LatencyWindow> e : windows.entrySet()) {
-            LatencyWindow.Recent r = e.getValue().recent(nowNanos);
+            LatencyWindow.Recent r = e.getValue().reported(nowNanos);
             if (r != null) {
                 seen.add(Map.entry(e.getKey(), r));
             }

@@ -424,7 +424,11 @@ public final class RingClient implements AutoCloseable {
      * client's follower reports give the p99 of the last 20 to 30 seconds of
      * these, per node, as {@code latencyMs} (docs/ring.md section 23; a
      * server with {@code ringd.load.source=followers} takes the median of its
-     * followers as the node's load). Cheap and safe from any thread: no lock,
+     * followers as the node's load). A node is reported only while it is
+     * measured: with at least 20 samples, the newest at most 5 s old; after a
+     * longer gap (a node shed by bounded routing gets no requests) its next
+     * sample starts its window afresh, so a node that recovered is judged by
+     * how it answers now. Cheap and safe from any thread: no lock,
      * no allocation but now and then. A node that is not in the ring held
      * (or any, while none is held) is ignored, as is a negative latency, and
      * everything when reports are off. The p99 is within 1.6 % of the exact

@@ -303,7 +303,7 @@ class RingClientFollowerTest {
     // ------------------------------------------------------------ latencies
 
     @Test
-    void latencies_areReportedAsEachMembersP99_andOnlyForMembersWithSamples() throws Exception {
+    void latencies_areReportedAsEachMembersP99_andOnlyForMembersWithTwentySamples() throws Exception {
         StubRingServer stub = stub();
         stub.putMany("n", 3); // n0, n1, n2
         RingClient c = ready(builder(stub).followerId("lat").reportInterval(Duration.ofMillis(100)));
@@ -319,8 +319,13 @@ class RingClientFollowerTest {
                 c.recordLatency("n0", Duration.ofNanos(nanos));
             }
         }
-        c.recordLatency("n2", Duration.ofMillis(7));
+        for (int i = 0; i < 20; i++) {
+            c.recordLatency("n2", Duration.ofMillis(7));
+        }
         c.recordLatency("n2", -1); // ignored
+        for (int i = 0; i < 19; i++) {
+            c.recordLatency("n1", Duration.ofMillis(3)); // too few to be measured: not reported
+        }
         c.recordLatency("not-a-member", Duration.ofMillis(1));
         long[] sorted = micros.clone();
         Arrays.sort(sorted);
@@ -334,7 +339,7 @@ class RingClientFollowerTest {
         JsonNode report = json(all.get(all.size() - 1).body());
         assertThat(report.propertyNames()).containsExactly("version", "fingerprint", "nodes");
         JsonNode nodes = report.get("nodes");
-        assertThat(nodes.propertyNames()).as("members with samples only").containsExactlyInAnyOrder("n0", "n2");
+        assertThat(nodes.propertyNames()).as("members with 20 samples or more only").containsExactlyInAnyOrder("n0", "n2");
         assertThat(nodes.get("n0").propertyNames()).containsExactly("latencyMs");
         assertThat(nodes.get("n0").get("latencyMs").isNumber()).isTrue();
         assertThat(nodes.get("n0").get("latencyMs").asDouble()).as("seed %d", seed)
@@ -357,7 +362,7 @@ class RingClientFollowerTest {
         stub.putMany("n", 1_200);
         RingClient c = ready(builder(stub).followerId("wide").reportInterval(Duration.ofMillis(100)));
         for (int i = 0; i < 1_200; i++) {
-            for (int k = 0; k < (i < 200 ? 1 : 2); k++) {
+            for (int k = 0; k < (i < 200 ? 20 : 21); k++) {
                 c.recordLatency("n" + i, Duration.ofMillis(1 + i % 7));
             }
         }
@@ -369,7 +374,7 @@ class RingClientFollowerTest {
         for (int i = 200; i < 1_200; i++) {
             expected.add("n" + i);
         }
-        assertThat(nodes.propertyNames()).as("the 1,000 with two samples").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(nodes.propertyNames()).as("the 1,000 with 21 samples").containsExactlyInAnyOrderElementsOf(expected);
         assertThat(nodes.get("n300").get("latencyMs").asDouble()).isEqualTo(1 + 300 % 7, within(0.1));
     }
 

@@ -57,8 +57,10 @@ class RingClientFollowersApiTest extends RealServerTest {
         try (RingClient reporting = builder(on).build(); RingClient silent = builder(off).reports(false).build()) {
             assertThat(reporting.awaitReady(WAIT)).isTrue();
             assertThat(silent.awaitReady(WAIT)).isTrue();
-            reporting.recordLatency("fw-a", Duration.ofMillis(3)); // the reports from now on name nodes
-            reporting.recordLatency("fw-b", Duration.ofMillis(5));
+            for (int i = 0; i < 20; i++) { // enough to be measured: the reports from now on name nodes
+                reporting.recordLatency("fw-a", Duration.ofMillis(3));
+                reporting.recordLatency("fw-b", Duration.ofMillis(5));
+            }
             long v = putNode("fw-c-" + suffix, 2, "z3");
             assertThat(reporting.awaitVersion(v, WAIT)).isTrue();
             assertThat(silent.awaitVersion(v, WAIT)).isTrue();
