@@ -235,8 +235,7 @@ public final class SlowNodeReport {
                 + "miss) over the text protocol, and records the time of each memcached operation with "
                 + "`recordLatency(node, nanos)`. The load starts %s s before time 0 to warm up the JVMs; those "
                 + "requests are not recorded. The base is t = %s s until the slow-down: before, the clients' "
-                + "windows still hold their first seconds, whose p99s come from few samples, and a node shed by a "
-                + "pause of the machine then stays shed 20 to 30 s, for the reason below. From t = %s s to "
+                + "windows still hold their first seconds, whose p99s come from few samples. From t = %s s to "
                 + "t = %s s, %s's forwarder holds each of its answers %s ms; the run ends at t = %s s. The "
                 + "harness runs on target/ringd-client.jar and the Jackson jars it needs (the Spring Boot jar "
                 + "cannot be a class path: its classes sit under BOOT-INF/classes).", slow,
@@ -344,33 +343,47 @@ public final class SlowNodeReport {
                 .toList();
         StringBuilder back = new StringBuilder();
         double notice = number("reportMs") / 1000 + 0.5;
-        back.append(f("**Back only when the window forgets.** A node over its bound gets no requests at all, so no "
-                + "follower records a sample of it and each keeps reporting what its window holds: the slow "
-                + "samples, until they age out. A sample leaves the window 20 to 30 s after it was recorded (when "
-                + "its bucket of 10 s is three buckets old), and the next report (up to %s ms later) and the "
-                + "server's refresh (up to 500 ms) follow. Then the followers stop naming the node, a node nobody "
-                + "reports takes the mean of the others as its load (docs/ring.md section 23), which is within "
-                + "any bound, and its keys come back. So a shed node comes back 20 to %.1f s after its last "
-                + "request, whether or not it has recovered, and nothing in between tells the fleet that it has: "
-                + "the recovery itself is not observed.", get("reportMs"), 30 + notice));
+        double perFollowerRate = slowRate / Integer.parseInt(get("apps"));
+        back.append(f("**Back to be measured again.** A node over its bound gets no requests at all, so no "
+                + "follower records a sample of it. A follower names a node in its reports only while it "
+                + "measures it: at least 20 samples in its window, the newest at most 5 s old (`LatencyWindow`). "
+                + "So 5 s after its last request the followers stop naming it (at their next reports, up to %s ms "
+                + "later), the server's next refresh (up to 500 ms) gives it the mean of the others as its load "
+                + "(docs/ring.md section 23), which is within any bound, and its keys come back: 5 to %.1f s after "
+                + "its requests stopped. The first sample after the gap starts each follower's window afresh, so "
+                + "the node is judged by how it answers now, not by the samples that had it shed: still slow, its "
+                + "p99 is the slow one as soon as a follower holds 20 samples of it (a fraction of a second at "
+                + "about %.0f requests a second each), and it is shed again at the next reports; recovered, it "
+                + "keeps its keys.", get("reportMs"), 5 + notice, perFollowerRate));
         if (!whileSlow.isEmpty()) {
-            Over w = whileSlow.get(0);
-            back.append(f(" Here %s's requests stopped at t = %.1f s and resumed at t = %.1f s, %.1f s later and "
-                    + "while it was still slow (the moves back while still slow in the table above), and it was "
-                    + "over its bound again from t = %.2f s.", slow, w.stopped(), w.resumed(),
-                    w.resumed() - w.stopped(), nextFrom(w)));
+            double gaps = 0;
+            double slowServed = 0;
+            int probes = 0;
+            for (Over w : whileSlow) {
+                gaps += w.resumed() - w.stopped();
+                double next = nextStopped(w);
+                if (!Double.isNaN(next)) {
+                    slowServed += Math.min(next, slowOff) - w.resumed();
+                    probes++;
+                }
+            }
+            back.append(f(" While %s was slow its keys came back to it %d times (the rows still slow above), on "
+                    + "average %.1f s after its requests had stopped", slow, whileSlow.size(),
+                    gaps / whileSlow.size()));
+            if (probes > 0) {
+                back.append(f(", and each time it was shed again %.1f s after they resumed on average: its keys' "
+                        + "callers got slow answers for %.1f of the %.0f s it was slow (%.0f %%), where without "
+                        + "the load signal they would have for all %.0f", slowServed / probes, slowServed,
+                        slowOff - slowOn, 100 * slowServed / (slowOff - slowOn), slowOff - slowOn));
+            }
+            back.append('.');
         }
         if (!afterRecovery.isEmpty()) {
             Over a = afterRecovery.get(0);
             back.append(f(" After the recovery at t = %.0f s its keys came back at t = %.1f s: %.1f s after the "
-                    + "recovery, %.1f s after its requests had stopped at t = %.1f s.", slowOff, a.resumed(),
+                    + "recovery, %.1f s after its requests had stopped at t = %.1f s (the time of the last "
+                    + "shedding, not of the recovery, sets the clock).", slowOff, a.resumed(),
                     a.resumed() - slowOff, a.resumed() - a.stopped(), a.stopped()));
-            if (whileSlow.isEmpty() && a.stopped() + 20 < slowOff) {
-                back.append(f(" That they came back soon after the recovery is the phase of the window's buckets, "
-                        + "not a sign of the recovery: from that last request they could have come back as early "
-                        + "as t = %.0f s, while %s was still slow, and been shed again at once.", a.stopped() + 20,
-                        slow));
-            }
         } else {
             back.append(f(" After the recovery at t = %.0f s it did not come back within the run.", slowOff));
         }
@@ -391,17 +404,19 @@ public final class SlowNodeReport {
             }
             double baseMedian = baseRoute.stream().mapToDouble(Double::doubleValue).sorted()
                     .skip(baseRoute.size() / 2).findFirst().orElse(Double.NaN);
-            para(md, f("**Shed again, recovered.** When a node comes back its window starts empty: its first "
+            para(md, f("**Shed again, recovered.** When a node comes back its window starts afresh: its first "
                     + "reports give the p99 of a second or so of samples (about %.0f a follower), where the "
                     + "others' give that of 20 to 30 s (about %s), so whatever slows its first second weighs 20 "
                     + "to 30 times as much in its p99 as in theirs. At t = %.2f s, with %s recovered and back for a "
                     + "second, its load was %.2f ms against a bound of %.2f ms (%.2f times the mean), and it was "
-                    + "shed for another 20 to 30 s. %s: `GET /route`'s p99 was %.2f ms in it, %.2f ms in the "
-                    + "median second at base (this machine was shared with other work, load average %s after "
+                    + "shed until it was measured again%s. %s: `GET /route`'s p99 was %.2f ms in it, %.2f ms in "
+                    + "the median second at base (this machine was shared with other work, load average %s after "
                     + "the run).", perFollower, n(Math.round(perFollower * 25)), g.from(), slow, g.load(), g.limit(),
-                    g.load() / (g.limit() / c), routeThen > 1.3 * baseMedian ? "That second was slower for every "
-                            + "request" : "Other requests were not much slower in that second", routeThen,
-                    baseMedian, get("loadAverageAfter")));
+                    g.load() / (g.limit() / c), Double.isNaN(g.resumed()) ? " (not within the run)"
+                            : f(", %.1f s later", g.resumed() - g.stopped()),
+                    routeThen > 1.3 * baseMedian ? "That second was slower for every request"
+                            : "Other requests were not much slower in that second", routeThen, baseMedian,
+                    get("loadAverageAfter")));
         }
         double[] p = new double[nodes.length];
         double mean = 0;
@@ -417,15 +432,15 @@ public final class SlowNodeReport {
             para(md, f("**Between healthy nodes** no key moved: no healthy node crossed its bound in any of the %s "
                     + "x %d node readings of `GET /loads`; %s. The margin is the noise of p99s: at base the p99s of "
                     + "five identical servers ran from %.2f to %.2f ms, and a healthy node whose window catches a "
-                    + "long enough pause of the machine crosses a bound of %s, is shed like a slow one, and stays "
-                    + "shed 20 to 30 s for the same reason as above.", get("loadsReads"), nodes.length - 1,
+                    + "long enough pause of the machine crosses a bound of %s and is shed like a slow one, until "
+                    + "it is measured again 5 s or so later.", get("loadsReads"), nodes.length - 1,
                     peakText, min(p), max(p), get("bound")));
         } else {
             para(md, f("**Between healthy nodes.** %s moves of %s keys went between nodes that were never slowed. "
                     + "They are healthy nodes over their own bound (in %s of the %s x %d node readings of "
                     + "`GET /loads`; %s): c = %s compares p99s, at base the p99s of five identical servers ran "
                     + "from %.2f to %.2f ms, and a node whose window caught a pause of the machine crossed the "
-                    + "bound, was shed like a slow one, and stayed shed 20 to 30 s for the same reason.",
+                    + "bound and was shed like a slow one, until it was measured again 5 s or so later.",
                     n(count("movesLateral")), n(count("keysMovedLateral")), n(count("healthyOverBoundReads")),
                     get("loadsReads"), nodes.length - 1, peakText, get("bound"), min(p), max(p)));
         }
@@ -448,14 +463,26 @@ public final class SlowNodeReport {
                         : f(" and above the p99 of a node's first reports after it comes back (%.2f times the mean "
                                 + "at t = %.2f s here)", fresh, again.get(0).from()), get("delayMs"), slow,
                 first == null ? Double.NaN : first.load() / (first.limit() / c), COMMAND));
-        md.append("- **The recovery cannot be set**: the client's window keeps a sample 20 to 30 s "
-                + "(`LatencyWindow`, three buckets of 10 s), and a shed node gets no requests, so its keys come "
-                + "back 20 to 30 s (and a report interval) after it was shed, and again as often while it stays "
-                + "slow; each return while still slow costs its keys' callers slow answers until the next "
-                + "reports, and a recovered node waits for the same clock.\n\n");
+        md.append(f("- **The recovery** runs on the client's clock, not on a probe of ringd's own (ringd never "
+                + "changes membership or health by itself): a follower stops naming a node 5 s after its last "
+                + "sample of it (`LatencyWindow.STALE_NANOS`), so a shed node is measured again about every "
+                + "5 s plus a report interval and a refresh (%.1f s here), a recovered one keeps its keys from "
+                + "its next such return, and one that stays slow costs its keys' callers slow answers for "
+                + "about a report interval or two each time. A shorter report interval shortens both.\n\n",
+                5 + notice));
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** When the slow node's requests stopped again after {@code w} ended: NaN if never within the run. */
+    private double nextStopped(Over w) {
+        for (Over x : over) {
+            if (x.from() > w.until()) {
+                return x.stopped();
+            }
+        }
+        return Double.NaN;
+    }
 
     /** The highest load of a node never slowed over the mean, in any read of GET /loads, and when. */
     private double[] healthyPeak() {
@@ -476,10 +503,6 @@ public final class SlowNodeReport {
         return peak;
     }
 
-    /** When the slow node was next over its bound after {@code o}; NaN if never. */
-    private double nextFrom(Over o) {
-        return over.stream().filter(x -> x.from() > o.from()).mapToDouble(Over::from).findFirst().orElse(Double.NaN);
-    }
 
     private Over firstShed() {
         return over.stream().filter(x -> x.from() >= slowOn).findFirst().orElse(null);
