@@ -17,7 +17,7 @@
 #    ROUNDS (default 2) pairs;
 # 4. a reconnect storm: the largest count closed at once and reopened at once with Last-Event-ID,
 #    while wrk measures lookups: refusals, the time to reopen them all, lookup p99 during it.
-# Everything lands in target/fanout/ (summary.txt). Needs wrk (installed from Debian's packages
+# SERVER_ARGS adds settings to the server's command line. Everything lands in target/fanout/ (summary.txt). Needs wrk (installed from Debian's packages
 # when missing), a JDK (jcmd) and a built jar (built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,7 @@ commits=${COMMITS:-20}
 duration=${DURATION:-15}
 rounds=${ROUNDS:-2}
 heap=${HEAP:--Xmx768m}
+server_args=${SERVER_ARGS:-} # more --ringd.* settings for the server, e.g. --ringd.watch.probe-interval=15s
 largest=$(printf '%s\n' $counts | sort -n | tail -1)
 if ! command -v wrk >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
@@ -52,7 +53,7 @@ trap cleanup EXIT
 # shellcheck disable=SC2086
 java $heap -XX:+ExitOnOutOfMemoryError -jar target/ringd.jar --server.port="$port" --server.address=127.0.0.1 \
   --ringd.store=memory --ringd.data-dir="$out/data" --ringd.admin.token="$token" \
-  --ringd.watch.max-streams=$((largest + 100)) --server.tomcat.max-connections=$((largest + 2000)) \
+  --ringd.watch.max-streams=$((largest + 100)) --server.tomcat.max-connections=$((largest + 2000)) $server_args \
   >"$out/ringd.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 1200); do
@@ -75,7 +76,7 @@ used_heap() { # used heap after a full GC, in KiB
 gauge() { curl -sf "$base/actuator/prometheus" | awk -v m="$1" '$1 ~ "^"m"[{ ]" || $1 == m {print $2; exit}'; }
 {
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "server: $heap, $(java -version 2>&1 | head -1)"
+  echo "server: $heap $server_args, $(java -version 2>&1 | head -1)"
 } >"$summary"
 none=$(used_heap)
 jcmd "$pid" GC.class_histogram >"$out/histogram-none.txt"
