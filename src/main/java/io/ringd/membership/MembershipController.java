@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.ringd.ring.Node;
@@ -46,6 +47,12 @@ class MembershipController {
 
     static final String IF_MATCH = "Apply only if the ring is still at this version (bare or quoted) "
             + "or still the ring of this ETag of GET /ring; 412 otherwise.";
+    static final String FORCE = "true: make the change whatever share of the hash space it moves; otherwise a "
+            + "change that would move more than ringd.guard.max-moved-share (1 by default: off) is refused with 409. "
+            + "true or false.";
+    static final String GUARDED = "The change would move more of the hash space than ringd.guard.max-moved-share "
+            + "allows (moved-share-exceeded, with movedShare and maxMovedShare; field force): nothing was changed. "
+            + "?force=true makes it";
 
     private final Rings rings;
 
@@ -124,17 +131,19 @@ class MembershipController {
     @ApiResponse(responseCode = "200", description = "Replaced (or unchanged)")
     @ApiResponse(responseCode = "201", description = "Added")
     @ApiResponse(responseCode = "400", description = "Bad id, weight or zone, or a ring limit reached")
+    @ApiResponse(responseCode = "409", description = GUARDED)
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     ResponseEntity<NodeAnswer> put(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
             @RequestBody NodeRequest body,
             @Parameter(description = IF_MATCH, example = "7")
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+            @Parameter(description = FORCE, example = "true") @RequestParam(defaultValue = "false") boolean force) {
         NodeInput.newId(id, "id");
         Long expected = IfMatch.version(ifMatch, ring().current());
         Node node = body.toNode(id);
-        RingService.PutResult r = ring().put(node, expected);
+        RingService.PutResult r = ring().put(node, expected, force);
         NodeAnswer answer = new NodeAnswer(r.state().version(), NodeJson.of(node));
         return ResponseEntity.status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
@@ -145,13 +154,15 @@ class MembershipController {
     @ApiResponse(responseCode = "200", description = "Removed")
     @ApiResponse(responseCode = "400", description = "Malformed id")
     @ApiResponse(responseCode = "404", description = "No such member")
+    @ApiResponse(responseCode = "409", description = GUARDED)
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     VersionAnswer remove(@Parameter(description = "The node id", example = "cache-1") @PathVariable String id,
             @Parameter(description = IF_MATCH, example = "7")
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+            @Parameter(description = FORCE, example = "true") @RequestParam(defaultValue = "false") boolean force) {
         NodeInput.id(id, "id");
-        return new VersionAnswer(ring().remove(id, IfMatch.version(ifMatch, ring().current())).version());
+        return new VersionAnswer(ring().remove(id, IfMatch.version(ifMatch, ring().current()), force).version());
     }
 
     @PostMapping(path = "/membership", consumes = ApiDocs.JSON)
@@ -166,14 +177,16 @@ class MembershipController {
     @ApiResponse(responseCode = "200", description = "Applied")
     @ApiResponse(responseCode = "400", description = "Bad change, an id twice, or a ring limit reached")
     @ApiResponse(responseCode = "404", description = "A removal names no member")
+    @ApiResponse(responseCode = "409", description = GUARDED)
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     VersionAnswer membership(@RequestBody ChangeBatch body,
             @Parameter(description = IF_MATCH, example = "7")
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+            @Parameter(description = FORCE, example = "true") @RequestParam(defaultValue = "false") boolean force) {
         Long expected = IfMatch.version(ifMatch, ring().current());
-        return new VersionAnswer(ring().apply(body.toChanges(), expected).version());
+        return new VersionAnswer(ring().apply(body.toChanges(), expected, force).version());
     }
 
     @PutMapping(path = "/settings", consumes = ApiDocs.JSON)
@@ -185,14 +198,16 @@ class MembershipController {
                     examples = @ExampleObject(value = "{\"hash\":\"murmur3\",\"vnodesPerWeight\":256}"))))
     @ApiResponse(responseCode = "200", description = "Applied (or unchanged)")
     @ApiResponse(responseCode = "400", description = "Bad or unsupported value, or a ring limit reached")
+    @ApiResponse(responseCode = "409", description = GUARDED)
     @ApiResponse(responseCode = "412", description = "If-Match names another version")
     @ApiResponse(responseCode = "413", description = "Body over 4 MiB")
     @ApiResponse(responseCode = "503", description = "The store could not make the change durable")
     SettingsAnswer updateSettings(@RequestBody SettingsRequest body,
             @Parameter(description = IF_MATCH, example = "7")
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+            @Parameter(description = FORCE, example = "true") @RequestParam(defaultValue = "false") boolean force) {
         Long expected = IfMatch.version(ifMatch, ring().current());
-        RingState s = ring().updateSettings(body.toPatch(), expected);
+        RingState s = ring().updateSettings(body.toPatch(), expected, force);
         return new SettingsAnswer(s.version(), s.settings().json());
     }
 }

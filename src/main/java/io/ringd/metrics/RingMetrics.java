@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.ringd.ring.Ownership;
 import io.ringd.state.LookupEvents;
+import io.ringd.state.MovementRefusedException;
 import io.ringd.state.NodeLoads;
 import io.ringd.state.RingListener;
 import io.ringd.state.RingPart;
@@ -42,7 +43,8 @@ public class RingMetrics implements RingPart {
      * ringd_bounded_routes_total, ringd_bounded_skips_total,
      * ringd_membership_changes_total{op}, ringd_stale_requests_total, ringd_clients_ahead_total,
      * ringd_client_version_lag (summary with buckets), ringd_store_apply_seconds,
-     * ringd_store_writable, ringd_ring_loaded and ringd_ring_info{fingerprint,hash,algorithm}.
+     * ringd_store_writable, ringd_ring_loaded, ringd_guard_refusals_total and
+     * ringd_ring_info{fingerprint,hash,algorithm}.
      *
      * Swaps of one ring arrive one at a time on its writer's thread (its RingService holds
      * its write lock), so the maps of its Meters are only ever replaced whole.
@@ -77,6 +79,7 @@ public class RingMetrics implements RingPart {
         private final Counter ahead;
         private final Counter boundedRoutes;
         private final Counter boundedSkips;
+        private final Counter guardRefusals;
         private final DistributionSummary lag;
         private final Map<RingListener.Op, Counter> changes = new EnumMap<>(RingListener.Op.class);
         /** From a version's commit by another instance to its swap here (shared stores only). */
@@ -124,6 +127,10 @@ public class RingMetrics implements RingPart {
                     .description("From a version's commit by another instance to this instance serving it")
                     .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofNanos(100_000))
                     .maximumExpectedValue(java.time.Duration.ofSeconds(60)).register(registry));
+            this.guardRefusals = add(Counter.builder("ringd.guard.refusals").tags(tags)
+                    .description("Writes through this instance refused by the movement guard "
+                            + "(ringd.guard.max-moved-share): they would have moved more")
+                    .register(registry));
             for (RingListener.Op op : new RingListener.Op[] {Op.PUT, Op.REMOVE, Op.BATCH, Op.SETTINGS}) {
                 changes.put(op, add(Counter.builder("ringd.membership.changes").tags(tags)
                         .tag("op", op.name().toLowerCase())
@@ -179,6 +186,13 @@ public class RingMetrics implements RingPart {
             Counter c = changes.get(op);
             if (c != null) {
                 c.increment();
+            }
+        }
+
+        @Override
+        public void movementRefused(RingState current, Op op, MovementRefusedException refusal) {
+            if (!removed) {
+                guardRefusals.increment();
             }
         }
 

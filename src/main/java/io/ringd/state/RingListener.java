@@ -3,7 +3,7 @@ package io.ringd.state;
 /**
  * Told of every swap of the current ring state, one version at a time and in
  * order, on the writer's thread (holding the write lock), after the version
- * is durable. Must not block.
+ * is durable, and of each write the movement guard refused. Must not block.
  */
 public interface RingListener {
 
@@ -31,4 +31,15 @@ public interface RingListener {
      * @param op       what made it ({@link Op#START} at start-up)
      */
     void ringSwapped(RingState previous, RingState current, Op op);
+
+    /**
+     * A write through this instance was refused by the movement guard ({@link MovementGuard}): nothing was
+     * swapped, {@code current} is still served. On the writer's thread, holding the write lock.
+     *
+     * @param current the state the write was built on
+     * @param op      the write ({@link Op#PUT}, {@link Op#REMOVE}, {@link Op#BATCH} or {@link Op#SETTINGS})
+     * @param refusal the shares: what it would have moved, and the guard's
+     */
+    default void movementRefused(RingState current, Op op, MovementRefusedException refusal) {
+    }
 }

@@ -28,6 +28,13 @@ import io.ringd.ring.RingConfig;
  * build the next state from the current one, make it durable in the
  * {@link RingStore}, and only then swap it in, so no reader sees a change
  * that could still be lost, and no write is lost to a concurrent one.
+ *
+ * <p>Each membership and settings write passes the {@link MovementGuard}
+ * unless it is forced: the guard is checked in that same critical section,
+ * against the very state the write is built on and committed over (again on
+ * each attempt a concurrent writer forces), so what it allows is what is
+ * committed. The steps of a planned change are to be forced writes: a plan
+ * bounds each step's movement itself, and the guard never refuses one.
  */
 public final class RingService {
 
@@ -56,6 +63,8 @@ public final class RingService {
     private final ExpensiveReads reads;
     /** Counts the whole states installed: while it stays the same, a kept version stays the same ring. */
     private volatile long generation;
+    /** What a write that is not forced may move. */
+    private final MovementGuard guard;
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -90,9 +99,17 @@ public final class RingService {
         this(store, initialSettings, historyCapacity, listeners, clock, reads, new Snapshots(reads), start);
     }
 
-    /** As above, old versions rebuilt into {@code snapshots} (shared with other rings). */
+    /** As above, old versions rebuilt into {@code snapshots} (shared with other rings); the guard off. */
     public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
             List<RingListener> listeners, Clock clock, ExpensiveReads reads, Snapshots snapshots, boolean start) {
+        this(store, initialSettings, historyCapacity, listeners, clock, reads, snapshots, MovementGuard.OFF, start);
+    }
+
+    /** As above, writes that are not forced checked by {@code guard}. */
+    public RingService(RingStore store, RingSettings initialSettings, int historyCapacity,
+            List<RingListener> listeners, Clock clock, ExpensiveReads reads, Snapshots snapshots,
+            MovementGuard guard, boolean start) {
+        this.guard = Objects.requireNonNull(guard, "guard");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.reads = Objects.requireNonNull(reads, "reads");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
@@ -344,6 +361,11 @@ public final class RingService {
         return loaded && store.writable();
     }
 
+    /** The movement guard of the writes that are not forced. */
+    public MovementGuard guard() {
+        return guard;
+    }
+
     /** The store, for health and metrics. */
     public RingStore store() {
         return store;
@@ -448,33 +470,70 @@ public final class RingService {
     public record PutResult(RingState state, boolean created) {
     }
 
-    /** Adds or replaces a node. */
+    /** Adds or replaces a node, through the movement guard. */
     public PutResult put(Node node, Long ifMatch) {
+        return put(node, ifMatch, false);
+    }
+
+    /**
+     * Adds or replaces a node.
+     *
+     * @param force whether to make it whatever it moves; otherwise the movement guard checks it
+     * @throws MovementRefusedException if it is not forced and moves more than the guard allows
+     */
+    public PutResult put(Node node, Long ifMatch, boolean force) {
         boolean[] created = new boolean[1];
-        RingState s = write(RingListener.Op.PUT, ifMatch, cur -> {
+        RingState s = write(RingListener.Op.PUT, ifMatch, force, cur -> {
             created[0] = !cur.ring().contains(node.id());
             return next(cur, List.of(Change.put(node)));
         });
         return new PutResult(s, created[0]);
     }
 
+    /** Removes a node, through the movement guard: {@link #remove(String, Long, boolean)}, not forced. */
+    public RingState remove(String id, Long ifMatch) {
+        return remove(id, ifMatch, false);
+    }
+
     /**
      * Removes a node.
      *
+     * @param force whether to make it whatever it moves; otherwise the movement guard checks it
      * @throws io.ringd.ring.RingException.UnknownNode if it is not a member
+     * @throws MovementRefusedException                if it is not forced and moves more than the guard allows
      */
-    public RingState remove(String id, Long ifMatch) {
-        return write(RingListener.Op.REMOVE, ifMatch, cur -> next(cur, List.of(Change.remove(id))));
+    public RingState remove(String id, Long ifMatch, boolean force) {
+        return write(RingListener.Op.REMOVE, ifMatch, force, cur -> next(cur, List.of(Change.remove(id))));
     }
 
-    /** Applies a batch of changes, all or nothing, as one version. */
+    /** Applies a batch through the movement guard: {@link #apply(List, Long, boolean)}, not forced. */
     public RingState apply(List<Change> changes, Long ifMatch) {
-        return write(RingListener.Op.BATCH, ifMatch, cur -> next(cur, changes));
+        return apply(changes, ifMatch, false);
     }
 
-    /** Changes settings; fields left {@code null} keep their value. */
+    /**
+     * Applies a batch of changes, all or nothing, as one version. A plan's step is a forced batch.
+     *
+     * @param force whether to make it whatever it moves; otherwise the movement guard checks it
+     * @throws MovementRefusedException if it is not forced and moves more than the guard allows
+     */
+    public RingState apply(List<Change> changes, Long ifMatch, boolean force) {
+        return write(RingListener.Op.BATCH, ifMatch, force, cur -> next(cur, changes));
+    }
+
+    /** Changes settings through the movement guard: {@link #updateSettings(SettingsPatch, Long, boolean)}. */
     public RingState updateSettings(SettingsPatch patch, Long ifMatch) {
-        return write(RingListener.Op.SETTINGS, ifMatch, cur -> {
+        return updateSettings(patch, ifMatch, false);
+    }
+
+    /**
+     * Changes settings; fields left {@code null} keep their value.
+     *
+     * @param force whether to make it whatever it moves; otherwise the movement guard checks it
+     * @throws MovementRefusedException if it is not forced and moves more than the guard allows
+     */
+    public RingState updateSettings(SettingsPatch patch, Long ifMatch, boolean force) {
+        return write(RingListener.Op.SETTINGS, ifMatch, force, cur -> {
             RingSettings next = patch.applyTo(cur.settings());
             if (next.equals(cur.settings())) {
                 return null;
@@ -499,7 +558,8 @@ public final class RingService {
      * shared store, a version another instance stored first is caught up with
      * and the write is built again on it ({@code If-Match} checked again).
      */
-    private RingState write(RingListener.Op op, Long ifMatch, java.util.function.Function<RingState, Next> build) {
+    private RingState write(RingListener.Op op, Long ifMatch, boolean force,
+            java.util.function.Function<RingState, Next> build) {
         writes.lock();
         try {
             checkNotDeleted();
@@ -510,7 +570,7 @@ public final class RingService {
             if (lost != null) {
                 throw new StoreLostException(lost); // at once: no turn to wait for
             }
-            return store.exclusively(() -> writeExclusively(op, ifMatch, build));
+            return store.exclusively(() -> writeExclusively(op, ifMatch, force, build));
         } finally {
             writes.unlock();
         }
@@ -520,9 +580,12 @@ public final class RingService {
      * The write itself, while no other writer of the store runs one: a shared
      * store's state is read first, so the write is built on the latest version;
      * a conflict (a version stored by a writer that did not take turns, or a
-     * stale read) is caught up with and the write built again.
+     * stale read) is caught up with and the write built again. The movement
+     * guard checks each build against the state it is built on, which is the
+     * version the store's compare-and-set expects, so a write it allowed
+     * never lands on another.
      */
-    private RingState writeExclusively(RingListener.Op op, Long ifMatch,
+    private RingState writeExclusively(RingListener.Op op, Long ifMatch, boolean force,
             java.util.function.Function<RingState, Next> build) {
         if (store.shared()) {
             store.load().ifPresent(this::follow);
@@ -546,6 +609,9 @@ public final class RingService {
                 Next next = build.apply(cur);
                 if (next == null) {
                     return cur; // nothing changed: no new version
+                }
+                if (!force) {
+                    checkMovement(cur, next, op);
                 }
                 try {
                     return commit(cur, next, op);
@@ -574,6 +640,22 @@ public final class RingService {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreUnavailableException("interrupted while retrying a write", e);
+        }
+    }
+
+    /** The movement guard's check of the version {@code n} built on {@code cur}; nothing is computed while off. */
+    private void checkMovement(RingState cur, Next n, RingListener.Op op) {
+        try {
+            guard.check(cur.ring(), n.state().ring());
+        } catch (MovementRefusedException e) {
+            for (RingListener l : listeners) {
+                try {
+                    l.movementRefused(cur, op, e);
+                } catch (RuntimeException failed) {
+                    log.warn("A ring listener failed on a refused write at version {}", cur.version(), failed);
+                }
+            }
+            throw e;
         }
     }
 

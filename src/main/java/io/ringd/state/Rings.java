@@ -37,6 +37,7 @@ public final class Rings implements AutoCloseable {
     private final HandoffProperties handoff;
     private final int max;
     private final Snapshots snapshots;
+    private final MovementGuard guard;
     private final ConcurrentHashMap<String, ServedRing> served = new ConcurrentHashMap<>();
     private final ServedRing defaultRing;
     private final Object lifecycle = new Object();
@@ -50,6 +51,14 @@ public final class Rings implements AutoCloseable {
      */
     public Rings(RingStores stores, RingSettings defaults, int historyCapacity, List<RingListener> listeners,
             List<RingPart> parts, Clock clock, ExpensiveReads reads, HandoffProperties handoff, int max) {
+        this(stores, defaults, historyCapacity, listeners, parts, clock, reads, handoff, max, MovementGuard.OFF);
+    }
+
+    /** As above, the writes of every ring that are not forced checked by {@code guard}. */
+    public Rings(RingStores stores, RingSettings defaults, int historyCapacity, List<RingListener> listeners,
+            List<RingPart> parts, Clock clock, ExpensiveReads reads, HandoffProperties handoff, int max,
+            MovementGuard guard) {
+        this.guard = Objects.requireNonNull(guard, "guard");
         this.stores = Objects.requireNonNull(stores, "stores");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.historyCapacity = historyCapacity;
@@ -194,7 +203,7 @@ public final class Rings implements AutoCloseable {
     /** Serves the ring {@code name}: its parts attached, then its stored state loaded (or a new one made). */
     private ServedRing serve(String name, RingSettings initial) {
         RingService service = new RingService(stores.store(name), initial, historyCapacity, listeners, clock,
-                reads, snapshots, false);
+                reads, snapshots, guard, false);
         ServedRing ring = new ServedRing(name, service, new Handoffs(service, handoff, clock));
         for (RingPart p : parts) {
             ring.add(p.attach(ring));

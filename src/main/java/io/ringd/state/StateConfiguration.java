@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the rings from the stores, the history setting, the settings of a new ring, the read limits, the
- * handoff window and every {@link RingPart}.
+ * handoff window, the movement guard and every {@link RingPart}.
  */
 @Configuration(proxyBeanMethods = false)
 class StateConfiguration {
@@ -22,7 +22,7 @@ class StateConfiguration {
     @Bean(destroyMethod = "close")
     Rings rings(RingStores stores, InitialRingProperties initial, HistoryProperties history,
             ObjectProvider<RingListener> listeners, ObjectProvider<RingPart> parts, ExpensiveReads reads,
-            HandoffProperties handoff, RingsProperties rings) {
+            HandoffProperties handoff, RingsProperties rings, GuardProperties guard) {
         RingSettings defaults = initial.toSettings();
         try {
             SettingsPatch.validate(defaults);
@@ -31,6 +31,6 @@ class StateConfiguration {
         }
         List<RingListener> all = listeners.orderedStream().toList();
         return new Rings(stores, defaults, history.versions(), all, parts.orderedStream().toList(),
-                Clock.systemUTC(), reads, handoff, rings.max());
+                Clock.systemUTC(), reads, handoff, rings.max(), guard.guard());
     }
 }

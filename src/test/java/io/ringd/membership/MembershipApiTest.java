@@ -495,6 +495,30 @@ class MembershipApiTest extends RealServerTest {
         assertUnchanged(before);
     }
 
+    /**
+     * The movement guard is off by default (ringd.guard.max-moved-share 1): a change that moves the whole hash
+     * space passes without force; force is read all the same, strictly.
+     */
+    @Test
+    void theGuardIsOffByDefault_aChangeMovingTheWholeSpacePasses_andForceIsStrictAllTheSame() {
+        long v = version();
+        Response first = adminJson("{\"weight\":1}").put("/nodes/off-a");
+        assertThat(first.statusCode()).as("the first node moves the whole space: %s", first.asString())
+                .isEqualTo(201);
+        assertThat(getJson("/diff?from=" + v).get("movedShare").asDouble()).isEqualTo(1.0);
+        assertThat(adminJson("{\"hash\":\"sha256\"}").put("/settings").statusCode()).isEqualTo(200);
+        assertThat(adminJson("{\"weight\":2}").queryParam("force", "true").put("/nodes/off-b").statusCode())
+                .isEqualTo(201);
+        assertThat(adminJson("{\"changes\":[{\"op\":\"remove\",\"id\":\"off-b\"}]}")
+                .queryParam("force", "false").post("/membership").statusCode()).isEqualTo(200);
+        Snap before = snap();
+        JsonNode p = assertProblem(admin().queryParam("force", "yes").delete("/nodes/off-a"), 400, "force");
+        assertThat(p.get("detail").asString()).isEqualTo("force must be true or false: yes");
+        assertUnchanged(before);
+        assertThat(admin().delete("/nodes/off-a").statusCode()).as("the last node leaves the space to none")
+                .isEqualTo(200);
+    }
+
     /** One call of each admin operation, each a real change if it were applied. */
     private List<Function<RequestSpecification, Response>> adminCalls() {
         return List.of(

@@ -24,6 +24,10 @@ class ApiDocsTest extends RealServerTest {
             "put /nodes/{id}", "delete /nodes/{id}", "post /membership", "put /settings",
             "get /loads", "put /nodes/{id}/load", "delete /nodes/{id}/load", "post /store/reseed");
 
+    /** The writes that change placement, and so pass the movement guard unless forced (409 otherwise). */
+    static final List<String> GUARDED = List.of("put /nodes/{id}", "delete /nodes/{id}", "post /membership",
+            "put /settings");
+
     static final List<String> ADMIN = List.of("put /nodes/{id}", "delete /nodes/{id}", "post /membership",
             "put /settings", "put /nodes/{id}/load", "delete /nodes/{id}/load", "post /store/reseed");
 
@@ -97,10 +101,10 @@ class ApiDocsTest extends RealServerTest {
                 {"post /diff", "query maxRanges", "query maxFlows", "query node"},
                 {"get /ring", "header If-None-Match"},
                 {"get /nodes/{id}", "path id"},
-                {"put /nodes/{id}", "path id", "header If-Match"},
-                {"delete /nodes/{id}", "path id", "header If-Match"},
-                {"post /membership", "header If-Match"},
-                {"put /settings", "header If-Match"},
+                {"put /nodes/{id}", "path id", "header If-Match", "query force"},
+                {"delete /nodes/{id}", "path id", "header If-Match", "query force"},
+                {"post /membership", "header If-Match", "query force"},
+                {"put /settings", "header If-Match", "query force"},
                 {"put /nodes/{id}/load", "path id", "header If-Match"},
                 {"delete /nodes/{id}/load", "path id", "header If-Match"},
                 {"post /store/reseed", "query replace", "header If-Match"},
@@ -150,6 +154,16 @@ class ApiDocsTest extends RealServerTest {
             if (ADMIN.contains(op)) {
                 soft.assertThat(responses.propertyNames()).as(op).contains("400", "401", "412");
                 soft.assertThat(operation(doc, op).path("security").size()).as(op + " security").isPositive();
+            }
+            if (GUARDED.contains(op)) {
+                soft.assertThat(responses.propertyNames()).as(op).contains("409");
+                soft.assertThat(resolve(doc, responses.path("409")).path("description").asString(""))
+                        .as(op + " 409").contains("ringd.guard.max-moved-share", "force=true");
+                String ref = resolve(doc, responses.path("409")).path("content").path(PROBLEM_JSON).path("schema")
+                        .path("$ref").asString("");
+                soft.assertThat(doc.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1))
+                        .path("properties").propertyNames()).as(op + " 409 problem schema")
+                        .contains("movedShare", "movedCount", "maxMovedShare");
             }
             if (op.contains("/route") && op.startsWith("get") || op.contains("/preference")) {
                 soft.assertThat(responses.propertyNames()).as(op).contains("400", "404", "410", "503");

@@ -12,6 +12,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param detail   what went wrong, for a person
  * @param field    the parameter, header or JSON field at fault ({@code changes[2].weight}), when there is one
  * @param instance the path of the request refused, on refusals made by a handler
+ * @param movedShare    {@code moved-share-exceeded} only: the share of the hash space the change would move
+ * @param movedCount    {@code moved-share-exceeded} only: the hash values it would move
+ * @param maxMovedShare {@code moved-share-exceeded} only: the most one change may move
+ *                      ({@code ringd.guard.max-moved-share})
  */
 @Schema(name = ProblemSchema.NAME, description = "An RFC 9457 problem detail")
 public record ProblemSchema(
@@ -21,7 +25,13 @@ public record ProblemSchema(
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "weight must be in (0, 10000]: 0.0")
         String detail,
         @Schema(nullable = true, example = "changes[2].weight") String field,
-        @Schema(nullable = true, format = "uri-reference", example = "/membership") String instance) {
+        @Schema(nullable = true, format = "uri-reference", example = "/membership") String instance,
+        @Schema(nullable = true, description = "moved-share-exceeded only: the share of the hash space the "
+                + "change would move", example = "0.3333333332557231") Double movedShare,
+        @Schema(nullable = true, description = "moved-share-exceeded only: the hash values it would move",
+                example = "1431655765") Long movedCount,
+        @Schema(nullable = true, description = "moved-share-exceeded only: the most one change may move "
+                + "(ringd.guard.max-moved-share)", example = "0.25") Double maxMovedShare) {
 
     /** The schema's name in the API description's components. */
     public static final String NAME = "Problem";

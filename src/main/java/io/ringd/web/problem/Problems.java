@@ -34,6 +34,7 @@ public enum Problems {
     STORE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Store unavailable"),
     STORE_LOST(HttpStatus.SERVICE_UNAVAILABLE, "store-lost", "The store lost this ring"),
     RESEED_REFUSED(HttpStatus.CONFLICT, "reseed-refused", "The store holds a ring"),
+    MOVED_SHARE_EXCEEDED(HttpStatus.CONFLICT, "moved-share-exceeded", "The change would move too much"),
     BUSY(HttpStatus.SERVICE_UNAVAILABLE, "busy", "At capacity"),
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable"),
     NOT_IMPLEMENTED(HttpStatus.NOT_IMPLEMENTED, "not-implemented", "Not implemented"),

@@ -10,6 +10,7 @@ import org.springframework.http.ProblemDetail;
 import io.ringd.ring.RingException;
 import io.ringd.state.BusyException;
 import io.ringd.state.InvalidInputException;
+import io.ringd.state.MovementRefusedException;
 import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNotFoundException;
 import io.ringd.state.StateTooLargeException;
@@ -43,6 +44,7 @@ final class Refusals {
             naming(RingException.DuplicatePlacement.class, Problems.BAD_REQUEST, "hashKey"),
             naming(RingNotFoundException.class, Problems.RING_NOT_FOUND, "ring"),
             naming(RingConflictException.class, Problems.RING_CONFLICT, "name"),
+            new Refusal<>(MovementRefusedException.class, (e, field) -> movedTooMuch(e)),
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
@@ -70,6 +72,21 @@ final class Refusals {
     /** A refusal answered with its message, naming {@code field} (or the input it was renamed to). */
     private static <E extends RuntimeException> Refusal<E> naming(Class<E> type, Problems problem, String field) {
         return new Refusal<>(type, (e, renamed) -> problem.detail(e.getMessage(), renamed != null ? renamed : field));
+    }
+
+    /**
+     * The movement guard's 409: the share the write would move, the guard's, and the way past it, named
+     * {@code force} (the parameter that makes it), as a {@code reseed-refused} names {@code replace}.
+     */
+    private static ProblemDetail movedTooMuch(MovementRefusedException e) {
+        ProblemDetail p = Problems.MOVED_SHARE_EXCEEDED.detail("this change would move " + e.movedShare()
+                + " of the hash space (" + e.movedCount() + " hash values), more than "
+                + MovementRefusedException.SETTING + " allows (" + e.maxMovedShare() + "): nothing was changed. "
+                + "Send it again with ?force=true to make it all the same, or make it in smaller changes", "force");
+        p.setProperty("movedShare", e.movedShare());
+        p.setProperty("movedCount", e.movedCount());
+        p.setProperty("maxMovedShare", e.maxMovedShare());
+        return p;
     }
 
     private static ProblemDetail storeUnavailable(StoreUnavailableException e) {
