@@ -72,6 +72,7 @@ public class StreamsLoad {
     final Map<Long, Integer> counts = new HashMap<>();
     int answered;
     int failed;
+    int garbled;
     long lost;
 
     StreamsLoad(URI base, Path control) throws IOException {
@@ -121,8 +122,8 @@ public class StreamsLoad {
                 answered = 0;
                 failed = 0;
                 openAll(perSecond, true);
-                System.out.printf("reopened %d failed %d in %d ms%n", answered, failed,
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                System.out.println(String.format("reopened %d failed %d in %d ms", answered, failed,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))); // one write: the script greps it
                 System.out.flush();
             }
             if (Files.exists(control.resolve("stop"))) {
@@ -188,7 +189,10 @@ public class StreamsLoad {
                 } else if (k.isReadable()) {
                     read(s, k);
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) { // a stream that cannot be read on is closed
+                if (e instanceof RuntimeException) {
+                    garbled++;
+                }
                 if (s.status == 0) {
                     failed++;
                 }
@@ -252,6 +256,10 @@ public class StreamsLoad {
         if (s.chunkLeft < 0) {
             if (ch == '\n') {
                 String size = s.sizeLine.toString().strip();
+                s.sizeLine.setLength(0);
+                if (size.isEmpty()) {
+                    return; // the blank line after the last chunk
+                }
                 int semi = size.indexOf(';');
                 s.chunkLeft = Long.parseLong(semi < 0 ? size : size.substring(0, semi), 16);
                 s.sizeLine.setLength(0);
@@ -354,10 +362,10 @@ public class StreamsLoad {
             out.println("events 0");
         } else {
             Arrays.sort(p99s);
-            out.printf("events %d versions %d streams-open %d lost %d delay ms p50 %d p99 %d max %d; "
-                    + "per version p99: median %d max %d%n", a.length, versions.size(),
-                    streams.stream().filter(s -> s.open).count(), lost, rank(a, 0.5), rank(a, 0.99), a[a.length - 1],
-                    p99s[p99s.length / 2], p99s[p99s.length - 1]);
+            out.println(String.format("events %d versions %d streams-open %d lost %d garbled %d delay ms p50 %d p99 %d "
+                    + "max %d; per version p99: median %d max %d", a.length, versions.size(),
+                    streams.stream().filter(s -> s.open).count(), lost, garbled, rank(a, 0.5), rank(a, 0.99), a[a.length - 1],
+                    p99s[p99s.length / 2], p99s[p99s.length - 1]));
         }
         out.flush();
     }
