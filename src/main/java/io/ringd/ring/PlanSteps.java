@@ -381,7 +381,11 @@ public final class PlanSteps {
      * The base ring's points with the point changes made so far laid over
      * them: for each position touched, the members with a vnode there
      * (ascending, so the first owns it). Members are numbered in ascending
-     * id order over the base members and the ramped nodes alike.
+     * id order over the base members and the ramped nodes alike. The
+     * present positions before and after a point are searched among the
+     * base points (skipping those emptied) and among the positions off the
+     * base that hold a vnode now, kept apart so that the many positions a
+     * drain empties are never walked.
      */
     private static final class Overlay {
         private static final int[] NONE = new int[0];
@@ -391,7 +395,9 @@ public final class PlanSteps {
         final int[] points;
         final int[] owners;
         final long[] shadowed;
-        final TreeMap<Integer, int[]> touched = new TreeMap<>();
+        final Map<Integer, int[]> touched = new HashMap<>();
+        /** Positions off the base points that hold a vnode now. */
+        final TreeSet<Integer> extra = new TreeSet<>();
 
         Overlay(HashRing ring, String[] ids) {
             points = ring.points;
@@ -437,7 +443,15 @@ public final class PlanSteps {
 
         void apply(int p, int m, boolean add) {
             int[] before = entries(p);
-            touched.put(p, add ? with(before, m) : without(before, m));
+            int[] after = add ? with(before, m) : without(before, m);
+            touched.put(p, after);
+            if (Arrays.binarySearch(points, p) < 0) {
+                if (after.length > 0) {
+                    extra.add(p);
+                } else {
+                    extra.remove(p);
+                }
+            }
         }
 
         private static long unsigned(int biased) {
@@ -519,13 +533,10 @@ public final class PlanSteps {
             while (i >= 0 && !basePresent(i)) {
                 i--;
             }
-            Map.Entry<Integer, int[]> e = limit >= TOP ? touched.lastEntry() : touched.lowerEntry((int) limit);
-            while (e != null && e.getValue().length == 0) {
-                e = touched.lowerEntry(e.getKey());
-            }
+            Integer e = extra.isEmpty() ? null : limit >= TOP ? extra.last() : extra.lower((int) limit);
             Integer best = i >= 0 ? points[i] : null;
-            if (e != null && (best == null || e.getKey() > best)) {
-                best = e.getKey();
+            if (e != null && (best == null || e > best)) {
+                best = e;
             }
             return best;
         }
@@ -541,13 +552,10 @@ public final class PlanSteps {
             while (i < points.length && !basePresent(i)) {
                 i++;
             }
-            Map.Entry<Integer, int[]> e = limit <= BOTTOM ? touched.firstEntry() : touched.higherEntry((int) limit);
-            while (e != null && e.getValue().length == 0) {
-                e = touched.higherEntry(e.getKey());
-            }
+            Integer e = extra.isEmpty() ? null : limit <= BOTTOM ? extra.first() : extra.higher((int) limit);
             Integer best = i < points.length ? points[i] : null;
-            if (e != null && (best == null || e.getKey() < best)) {
-                best = e.getKey();
+            if (e != null && (best == null || e < best)) {
+                best = e;
             }
             return best;
         }
