@@ -35,7 +35,11 @@ public final class PlanSteps {
      * ring before (none for a node added) to its target (none for a node
      * removed). The changes that are not ramped, with each ramped node's
      * new zone and hashKey at its old weight, make the "base" changes of the
-     * first step; the ring they make is the base the ramps start from.
+     * first step; the ring they make is the base the ramps start from. A
+     * removal whose placement string a put of the plan takes over (a
+     * rename) is not ramped either: the two are made together in the first
+     * step, since while the removed node stayed the two would be placed by
+     * one string, which a ring refuses.
      *
      * algorithm=ring. A node's points are its labels "X#0 .. X#k-1"
      * (docs/ring.md section 3), so a ramp from k = a to k = b points is a
@@ -129,8 +133,26 @@ public final class PlanSteps {
 
         TreeMap<String, Change> base = new TreeMap<>();
         List<Ramp> ramps = new ArrayList<>();
+        // A removed node whose placement string a put takes over (a rename: docs/ring.md section 3)
+        // leaves in the first step with that put, unramped: two members are never placed by one string.
+        Map<String, String> removedByKey = new HashMap<>();
+        for (Change c : changes) {
+            if (c instanceof Change.Remove) {
+                removedByKey.put(before.node(c.id()).orElseThrow().placementKey(), c.id());
+            }
+        }
+        for (Change c : changes) {
+            if (c instanceof Change.Put p && removedByKey.containsKey(p.node().placementKey())) {
+                base.put(c.id(), c);
+                String removed = removedByKey.get(p.node().placementKey());
+                base.put(removed, Change.remove(removed));
+            }
+        }
         for (Change c : changes) {
             Node old = before.node(c.id()).orElse(null);
+            if (base.containsKey(c.id())) {
+                continue;
+            }
             if (c instanceof Change.Remove) {
                 ramps.add(new Ramp(old, null));
                 continue;

@@ -204,7 +204,7 @@ class PlanStepsPropertiesTest {
         return weights == 1;
     }
 
-    /** Joins, drains, reweights, zone and hashKey changes: one node half the time, else a batch. */
+    /** Joins, drains, reweights, zone and hashKey changes, renames: one node half the time, else a batch. */
     static List<Change> randomChanges(Random rnd, List<Node> members) {
         List<Change> changes = new ArrayList<>();
         Set<String> ids = new HashSet<>();
@@ -212,7 +212,7 @@ class PlanStepsPropertiesTest {
         Set<String> used = new HashSet<>();
         int count = rnd.nextBoolean() ? 1 : 1 + rnd.nextInt(4);
         for (int c = 0; c < count; c++) {
-            int kind = members.isEmpty() ? 0 : rnd.nextInt(6);
+            int kind = members.isEmpty() ? 0 : rnd.nextInt(7);
             if (kind == 0) { // join
                 String id;
                 do {
@@ -238,6 +238,17 @@ class PlanStepsPropertiesTest {
                         w = RingTesting.randomWeight(rnd);
                     } while (w == old.weight());
                     changes.add(Change.put(new Node(old.id(), w, old.zone(), old.hashKey())));
+                    break;
+                }
+                case 6: { // a rename: another id placed by the removed node's string (docs/ring.md section 3)
+                    String id;
+                    do {
+                        id = RingTesting.randomId(rnd);
+                    } while (ids.contains(id));
+                    ids.add(id);
+                    used.add(id);
+                    changes.add(Change.remove(old.id()));
+                    changes.add(Change.put(new Node(id, old.weight(), old.zone(), old.placementKey())));
                     break;
                 }
                 case 4: // zone only

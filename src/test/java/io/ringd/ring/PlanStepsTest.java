@@ -206,6 +206,23 @@ class PlanStepsTest {
     }
 
     @Test
+    void aRename_isMadeInTheFirstStep_unramped() {
+        // docs/ring.md section 3: remove c, put cache-c placed by "c": the same points, another owner's name
+        HashRing ring = HashRing.of(RingConfig.of("md5", 16), 1, List.of(Node.of("a", 1), Node.of("b", 1),
+                Node.of("c", 1)));
+        List<Change> changes = List.of(Change.remove("c"), Change.put(new Node("cache-c", 1, null, "c")),
+                Change.put(Node.of("d", 1)));
+        PlanSteps plan = PlanSteps.of(ring, changes, 0.05);
+        PlanStep first = plan.steps().get(0);
+        assertThat(first.changes()).contains(Change.remove("c"), Change.put(new Node("cache-c", 1, null, "c")));
+        assertThat(first.overBudget()).as("c's share changes owner's name at once").isTrue();
+        assertThat(first.rampDone()).isZero();
+        assertThat(plan.steps().subList(1, plan.steps().size()))
+                .allSatisfy(s -> assertThat(s.changes()).extracting(Change::id).containsExactly("d"));
+        PlanStepsPropertiesTest.checkSteps(ring, ring.apply(changes), changes, plan, 0.05, "rename");
+    }
+
+    @Test
     void aPlanOfNothingNew_hasNoSteps() {
         HashRing ring = sectionFive();
         PlanSteps plan = PlanSteps.of(ring, List.of(Change.put(new Node("a", 1, "z1"))), 0.1);
