@@ -65,6 +65,7 @@ auth="Authorization: Bearer $token"
 changes=$(python3 -c 'import json; print(json.dumps({"changes":[{"op":"put","id":"node-%d"%i,"weight":1} for i in range(100)]}))')
 curl -sf -X POST "$base/membership" -H "$auth" -H 'Content-Type: application/json' -d "$changes" >/dev/null
 wrk -t2 -c32 -d5s -s bench/route-keys.lua "$base" >/dev/null # the lookup path compiled
+sleep 5 # and the compiler done with it, before the CPU at rest is taken
 
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # user + system, in ticks
@@ -122,7 +123,7 @@ for n in $counts; do
   for _ in $(seq 1 100); do [ "$(gauge ringd_watch_streams | cut -d. -f1)" -ge "$n" ] 2>/dev/null && break; sleep 0.2; done
   streams_now=$(gauge ringd_watch_streams)
   with=$(used_heap)
-  jcmd "$pid" GC.class_histogram >"$dir/histogram.txt"
+  jcmd "$pid" GC.class_histogram >"$out/histogram-$n.txt"
   c0=$(cpu "$pid"); sleep "$quiet"; c1=$(cpu "$pid")
   idle=$(python3 -c "print(round(($c1 - $c0) / $ticks / $quiet * 1000, 1))")
   threads=$(ls /proc/$pid/task | wc -l)
@@ -182,7 +183,7 @@ if ratios:
 EOF
   echo "reconnect storm ($largest closed at once, reopened at once with Last-Event-ID): $storm (failed: answered other than 200, refusals included); lookups meanwhile: $(grep -oE 'Requests/sec: +[0-9.]+' "$out/wrk-storm.out" | grep -oE '[0-9.]+$')/s, p99 $(awk '$1=="99%" {print $2}' "$out/wrk-storm.out")"
   echo "classes that grew most with $largest streams, per stream (bytes, objects):"
-  python3 - "$out/histogram-none.txt" "$dir/histogram.txt" "${streams_now:-1}" <<'EOF'
+  python3 - "$out/histogram-none.txt" "$out/histogram-$largest.txt" "${streams_now:-1}" <<'EOF'
 import sys, re
 def read(p):
     d = {}
