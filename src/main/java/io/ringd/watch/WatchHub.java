@@ -92,6 +92,9 @@ class WatchHub implements RingPart, SmartLifecycle {
     private final Counter changes;
     private final Timer delivery;
 
+    /** The most probes one tick writes: ringd.watch.probe-rate over the ticks of a second. */
+    private final int probesPerTick;
+
     WatchHub(WatchProperties props, ObjectProvider<MeterRegistry> registry) {
         this.props = props;
         this.writers = new ThreadPoolExecutor(props.writers(), props.writers(), 0L, TimeUnit.MILLISECONDS,
@@ -103,6 +106,7 @@ class WatchHub implements RingPart, SmartLifecycle {
         long check = Math.max(10, Math.min(250, props.writeTimeout().toMillis() / 4));
         keepAlive.scheduleWithFixedDelay(this::watchdog, check, check, TimeUnit.MILLISECONDS);
         long tick = Math.max(25, props.probeInterval().toMillis() / 4);
+        this.probesPerTick = (int) Math.max(1, Math.ceil(props.probeRate() * tick / 1000.0));
         keepAlive.scheduleWithFixedDelay(this::probe, tick, tick, TimeUnit.MILLISECONDS);
         MeterRegistry meters = registry.getIfAvailable();
         if (meters != null) {
@@ -264,18 +268,29 @@ class WatchHub implements RingPart, SmartLifecycle {
     }
 
     /**
-     * Writes an empty comment to every stream idle for ringd.watch.probe-interval.
-     * Tomcat does not watch an open asynchronous answer for the client going
-     * away, so a stream learns of it only when a write fails: the first write
-     * after the client left succeeds (the peer answers it with a reset), the
-     * next one fails and frees the slot, within about two intervals.
+     * Writes an empty comment to the streams idle for ringd.watch.probe-interval
+     * (or for {@code streams / probe-rate} seconds, when there are more
+     * streams than the probe rate can probe that often), at most
+     * {@code probe-rate * tick} of them a tick, so that probes come spread
+     * out and idle streams cost a bounded share of the CPU. Tomcat does not
+     * watch an open asynchronous answer for the client going away, so a
+     * stream learns of it only when a write fails: the first write after the
+     * client left succeeds (the peer answers it with a reset), the next one
+     * fails and frees the slot, within about two such periods. The streams
+     * left over by the cap stay idle and come first in a later tick, since
+     * those probed now were written to.
      */
     private void probe() {
         long now = System.nanoTime();
-        long idle = props.probeInterval().toNanos();
+        long idle = props.probeIdleNanos(streams.size());
+        int budget = probesPerTick;
         for (WatchStream s : streams) {
+            if (budget == 0) {
+                break;
+            }
             if (s.idleFor(now, idle)) {
                 s.offer(WatchStream.Item.PROBE);
+                budget--;
             }
         }
     }

@@ -18,11 +18,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param probeInterval how long a stream may stay idle before an empty comment is written to it: a client
  *                   that went away is noticed (and its slot freed) by the second write after it left, so
  *                   within about two intervals
+ * @param probeRate  the most empty comments written a second, over all streams: with more streams than
+ *                   {@code probeRate * probeInterval} each idle stream is probed every
+ *                   {@code streams / probeRate} seconds instead, so that idle streams cost a bounded
+ *                   share of the CPU however many there are
  */
 @ConfigurationProperties("ringd.watch")
 public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
         @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers,
-        @DefaultValue("5s") Duration writeTimeout, @DefaultValue("300ms") Duration probeInterval) {
+        @DefaultValue("5s") Duration writeTimeout, @DefaultValue("300ms") Duration probeInterval,
+        @DefaultValue("1000") int probeRate) {
 
     public WatchProperties {
         if (maxStreams < 1 || maxStreams > 100_000) {
@@ -44,5 +49,16 @@ public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValu
             throw new IllegalArgumentException("ringd.watch.probe-interval must be in [50ms, ringd.watch.keep-alive]: "
                     + probeInterval);
         }
+        if (probeRate < 10 || probeRate > 1_000_000) {
+            throw new IllegalArgumentException("ringd.watch.probe-rate must be in [10, 1000000]: " + probeRate);
+        }
+    }
+
+    /**
+     * How long a stream may stay idle before it is probed, with {@code streams} open: the probe
+     * interval, or longer where the probe rate could not probe them all that often.
+     */
+    long probeIdleNanos(int streams) {
+        return Math.max(probeInterval.toNanos(), (long) (streams * (1e9 / probeRate)));
     }
 }
