@@ -27,7 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
         @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers,
         @DefaultValue("5s") Duration writeTimeout, @DefaultValue("300ms") Duration probeInterval,
-        @DefaultValue("1000") int probeRate) {
+        @DefaultValue("4000") int probeRate) {
 
     public WatchProperties {
         if (maxStreams < 1 || maxStreams > 100_000) {
