@@ -345,6 +345,22 @@ public abstract class RealServerTest {
         assertThat(LEAK.matcher(body).find()).as("no Java names, stack traces or HTML in %s", body).isFalse();
     }
 
+    /** Waits until the /ring/events streams of earlier tests have been noticed closed. */
+    protected void awaitNoStreams() throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!streamsGauge().equals("0.0") && System.nanoTime() < end) {
+            Thread.sleep(50);
+        }
+        assertThat(streamsGauge()).as("open streams before the test").isEqualTo("0.0");
+    }
+
+    /** The server's {@code ringd_watch_streams} gauge as written, or "absent". */
+    protected String streamsGauge() {
+        return httpGet("/actuator/prometheus").body().lines()
+                .filter(l -> l.startsWith("ringd_watch_streams ") || l.startsWith("ringd_watch_streams{"))
+                .map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst().orElse("absent");
+    }
+
     // ------------------------------------------------------------ raw HTTP
 
     /**

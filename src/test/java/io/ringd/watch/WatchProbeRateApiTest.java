@@ -71,19 +71,4 @@ class WatchProbeRateApiTest extends RealServerTest {
         }
         return n;
     }
-
-    /** Waits until the streams of earlier tests have been noticed closed. */
-    private void awaitNoStreams() throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!streamsGauge().equals("0.0") && System.nanoTime() < end) {
-            Thread.sleep(50);
-        }
-        assertThat(streamsGauge()).as("open streams before the test").isEqualTo("0.0");
-    }
-
-    private String streamsGauge() {
-        return httpGet("/actuator/prometheus").body().lines()
-                .filter(l -> l.startsWith("ringd_watch_streams ") || l.startsWith("ringd_watch_streams{"))
-                .map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst().orElse("absent");
-    }
 }

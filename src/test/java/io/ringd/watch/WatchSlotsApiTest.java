@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +23,6 @@ import io.ringd.RealServerTest;
  */
 @TestPropertySource(properties = { "ringd.watch.keep-alive=15s", "ringd.watch.probe-interval=300ms" })
 class WatchSlotsApiTest extends RealServerTest {
-
-    static final Duration WAIT = Duration.ofSeconds(10);
 
     private final List<EventStream> open = new ArrayList<>();
 
@@ -89,21 +86,6 @@ class WatchSlotsApiTest extends RealServerTest {
             }
         }
         return s;
-    }
-
-    /** Waits until the streams of earlier tests have been noticed closed. */
-    private void awaitNoStreams() throws InterruptedException {
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (!streamsGauge().equals("0.0") && System.nanoTime() < end) {
-            Thread.sleep(50);
-        }
-        assertThat(streamsGauge()).as("open streams before the test").isEqualTo("0.0");
-    }
-
-    private String streamsGauge() {
-        return httpGet("/actuator/prometheus").body().lines()
-                .filter(l -> l.startsWith("ringd_watch_streams ") || l.startsWith("ringd_watch_streams{"))
-                .map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst().orElse("absent");
     }
 
 }
