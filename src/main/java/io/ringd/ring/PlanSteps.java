@@ -132,7 +132,7 @@ public final class PlanSteps {
         int vpw = before.config().vnodesPerWeight();
 
         TreeMap<String, Change> base = new TreeMap<>();
-        List<Ramp> ramps = new ArrayList<>();
+        List<PlanRamp> ramps = new ArrayList<>();
         // A removed node whose placement string a put takes over (a rename: docs/ring.md section 3)
         // leaves in the first step with that put, unramped: two members are never placed by one string.
         Map<String, String> removedByKey = new HashMap<>();
@@ -154,7 +154,7 @@ public final class PlanSteps {
                 continue;
             }
             if (c instanceof Change.Remove) {
-                ramps.add(new Ramp(old, null));
+                ramps.add(new PlanRamp(old, null));
                 continue;
             }
             Node n = ((Change.Put) c).node();
@@ -166,7 +166,7 @@ public final class PlanSteps {
             if (samePoints) {
                 base.put(c.id(), c);
             } else {
-                Ramp r = new Ramp(old, n);
+                PlanRamp r = new PlanRamp(old, n);
                 ramps.add(r);
                 if (old != null && !(Objects.equals(old.zone(), n.zone())
                         && Objects.equals(old.hashKey(), n.hashKey()))) {
@@ -176,7 +176,7 @@ public final class PlanSteps {
         }
         ramps.sort((x, y) -> x.id().compareTo(y.id()));
         List<PlanStep> steps = points ? pointSteps(before, ramps, base, budget)
-                : unitSteps(before, ramps, base, budget);
+                : PlanUnitSteps.unitSteps(before, ramps, base, budget);
         return new PlanSteps(steps, direct, maxMovedShare);
     }
 
@@ -218,31 +218,14 @@ public final class PlanSteps {
 
     // ---------------------------------------------------------------- ramps
 
-    /** One node whose weight changes: from {@code from} (null: added) to {@code to} (null: removed). */
-    private record Ramp(Node from, Node to) {
-        String id() {
-            return from != null ? from.id() : to.id();
-        }
-
-        /** The node at weight {@code w}, with its target zone and hashKey (its own when removed). */
-        Node at(double w) {
-            Node shape = to != null ? to : from;
-            return new Node(shape.id(), w, shape.zone(), shape.hashKey());
-        }
-
-        String placementKey() {
-            return to != null ? to.placementKey() : from.placementKey();
-        }
-    }
-
-    private static void checkSteps(int count) {
+    static void checkSteps(int count) {
         if (count > MAX_STEPS) {
             throw new RingException.LimitExceeded("a plan may have at most " + MAX_STEPS
                     + " steps: this budget needs more");
         }
     }
 
-    private static PlanStep step(Map<String, Change> changes, long moved, boolean over, long done, long units) {
+    static PlanStep step(Map<String, Change> changes, long moved, boolean over, long done, long units) {
         return new PlanStep(new ArrayList<>(changes.values()), moved, over, done, units);
     }
 
@@ -252,7 +235,7 @@ public final class PlanSteps {
     private record Draft(int[] ramps, int[] counts, boolean overBudget, long done, boolean withBase) {
     }
 
-    private static List<PlanStep> pointSteps(HashRing before, List<Ramp> ramps, TreeMap<String, Change> base,
+    private static List<PlanStep> pointSteps(HashRing before, List<PlanRamp> ramps, TreeMap<String, Change> base,
             long budget) {
         RingConfig config = before.config();
         int vpw = config.vnodesPerWeight();
@@ -270,14 +253,14 @@ public final class PlanSteps {
         int[][] hashes = new int[r][];
         boolean[][] effective = new boolean[r][];
         long total = 0;
-        for (Ramp ramp : ramps) {
+        for (PlanRamp ramp : ramps) {
             idSet.add(ramp.id());
         }
         String[] ids = idSet.toArray(new String[0]);
         for (int i = 0; i < r; i++) {
-            Ramp ramp = ramps.get(i);
-            from[i] = ramp.from == null ? 0 : (int) ramp.from.pointCount(vpw);
-            to[i] = ramp.to == null ? 0 : (int) ramp.to.pointCount(vpw);
+            PlanRamp ramp = ramps.get(i);
+            from[i] = ramp.from() == null ? 0 : (int) ramp.from().pointCount(vpw);
+            to[i] = ramp.to() == null ? 0 : (int) ramp.to().pointCount(vpw);
             member[i] = Arrays.binarySearch(ids, ramp.id());
             if (to[i] > from[i]) {
                 hashes[i] = RingBuilder.placePoints(config, ramp.placementKey(), from[i], to[i]);
@@ -300,7 +283,7 @@ public final class PlanSteps {
             total += Math.abs(to[i] - from[i]);
         }
 
-        Overlay overlay = new Overlay(baseRing, ids);
+        PlanPointOverlay overlay = new PlanPointOverlay(baseRing, ids);
         int[] done = new int[r];
         PriorityQueue<Integer> queue = new PriorityQueue<>((x, y) -> {
             // next fractions (done+1)/n, compared exactly; ties in id order
@@ -364,7 +347,7 @@ public final class PlanSteps {
             TreeMap<String, Change> changes = d.withBase ? new TreeMap<>(base) : new TreeMap<>();
             for (int k = 0; k < d.ramps.length; k++) {
                 int i = d.ramps[k];
-                Ramp ramp = ramps.get(i);
+                PlanRamp ramp = ramps.get(i);
                 int count = d.counts[k];
                 changes.put(ramp.id(), count == 0 ? Change.remove(ramp.id())
                         : Change.put(ramp.at(weightFor(ramp, count, from[i], to[i], vpw))));
@@ -382,12 +365,12 @@ public final class PlanSteps {
      * one at the ends, else about {@code k / vnodesPerWeight}, checked
      * against {@code max(1, round(vnodesPerWeight * w))}.
      */
-    private static double weightFor(Ramp ramp, int k, int a, int b, int vpw) {
-        if (k == b && ramp.to != null) {
-            return ramp.to.weight();
+    private static double weightFor(PlanRamp ramp, int k, int a, int b, int vpw) {
+        if (k == b && ramp.to() != null) {
+            return ramp.to().weight();
         }
-        if (k == a && ramp.from != null) {
-            return ramp.from.weight();
+        if (k == a && ramp.from() != null) {
+            return ramp.from().weight();
         }
         double w = k / (double) vpw;
         while (Math.max(1L, Math.round(vpw * w)) < k) {
@@ -397,309 +380,5 @@ public final class PlanSteps {
             w = Math.nextDown(w);
         }
         return w;
-    }
-
-    /**
-     * The base ring's points with the point changes made so far laid over
-     * them: for each position touched, the members with a vnode there
-     * (ascending, so the first owns it). Members are numbered in ascending
-     * id order over the base members and the ramped nodes alike. The
-     * present positions before and after a point are searched among the
-     * base points (skipping those emptied) and among the positions off the
-     * base that hold a vnode now, kept apart so that the many positions a
-     * drain empties are never walked.
-     */
-    private static final class Overlay {
-        private static final int[] NONE = new int[0];
-        private static final long TOP = (long) Integer.MAX_VALUE + 1;
-        private static final long BOTTOM = (long) Integer.MIN_VALUE - 1;
-
-        final int[] points;
-        final int[] owners;
-        final long[] shadowed;
-        final Map<Integer, int[]> touched = new HashMap<>();
-        /** Positions off the base points that hold a vnode now. */
-        final TreeSet<Integer> extra = new TreeSet<>();
-
-        Overlay(HashRing ring, String[] ids) {
-            points = ring.points;
-            int[] map = new int[ring.members.length];
-            for (int m = 0; m < map.length; m++) {
-                map[m] = Arrays.binarySearch(ids, ring.ids[m]);
-            }
-            owners = new int[points.length];
-            for (int i = 0; i < points.length; i++) {
-                owners[i] = map[ring.owners[i]];
-            }
-            shadowed = new long[ring.shadowed.length];
-            for (int i = 0; i < shadowed.length; i++) {
-                long e = ring.shadowed[i];
-                shadowed[i] = (e & 0xFFFF_FFFF_0000_0000L) | map[(int) e];
-            }
-            Arrays.sort(shadowed);
-        }
-
-        /** Hash values whose owner changes when member {@code m} gains ({@code add}) or loses a vnode at {@code p}. */
-        long moved(int p, int m, boolean add) {
-            int[] before = entries(p);
-            int[] after = add ? with(before, m) : without(before, m);
-            int o1 = before.length > 0 ? before[0] : -1;
-            int o2 = after.length > 0 ? after[0] : -1;
-            if (o1 == o2) {
-                return 0;
-            }
-            Integer q = previous(p);
-            if (q == null) { // no other point: the whole space changes owner
-                return HashRing.HASH_SPACE;
-            }
-            int next = owner(next(p));
-            int was = o1 >= 0 ? o1 : next;
-            int is = o2 >= 0 ? o2 : next;
-            if (was == is) {
-                return 0;
-            }
-            long up = unsigned(p);
-            long uq = unsigned(q);
-            return up > uq ? up - uq : up + HashRing.HASH_SPACE - uq;
-        }
-
-        void apply(int p, int m, boolean add) {
-            int[] before = entries(p);
-            int[] after = add ? with(before, m) : without(before, m);
-            touched.put(p, after);
-            if (Arrays.binarySearch(points, p) < 0) {
-                if (after.length > 0) {
-                    extra.add(p);
-                } else {
-                    extra.remove(p);
-                }
-            }
-        }
-
-        private static long unsigned(int biased) {
-            return Integer.toUnsignedLong(biased ^ HashRing.BIAS);
-        }
-
-        private int owner(int p) {
-            return entries(p)[0];
-        }
-
-        private int[] entries(int p) {
-            int[] t = touched.get(p);
-            if (t != null) {
-                return t;
-            }
-            int i = Arrays.binarySearch(points, p);
-            if (i < 0) {
-                return NONE;
-            }
-            long lo = (long) p << 32;
-            int s = lowerBound(shadowed, lo);
-            int e = s;
-            while (e < shadowed.length && (shadowed[e] & 0xFFFF_FFFF_0000_0000L) == lo) {
-                e++;
-            }
-            int[] out = new int[1 + e - s];
-            out[0] = owners[i];
-            for (int k = s; k < e; k++) {
-                out[1 + k - s] = (int) shadowed[k];
-            }
-            return out;
-        }
-
-        private static int lowerBound(long[] a, long key) {
-            int lo = 0;
-            int hi = a.length;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (a[mid] < key) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
-        }
-
-        private boolean basePresent(int i) {
-            int[] t = touched.get(points[i]);
-            return t == null || t.length > 0;
-        }
-
-        /** The present position before {@code p}, wrapping; null when no other is present. */
-        private Integer previous(int p) {
-            Integer q = lastBelow(p);
-            if (q == null) {
-                q = lastBelow(TOP);
-            }
-            return q == null || q == p ? null : q;
-        }
-
-        /** The present position after {@code p}, wrapping; null when no other is present. */
-        private Integer next(int p) {
-            Integer q = firstAbove(p);
-            if (q == null) {
-                q = firstAbove(BOTTOM);
-            }
-            return q == null || q == p ? null : q;
-        }
-
-        private Integer lastBelow(long limit) {
-            int i;
-            if (limit >= TOP) {
-                i = points.length - 1;
-            } else {
-                int at = Arrays.binarySearch(points, (int) limit);
-                i = at >= 0 ? at - 1 : -at - 2;
-            }
-            while (i >= 0 && !basePresent(i)) {
-                i--;
-            }
-            Integer e = extra.isEmpty() ? null : limit >= TOP ? extra.last() : extra.lower((int) limit);
-            Integer best = i >= 0 ? points[i] : null;
-            if (e != null && (best == null || e > best)) {
-                best = e;
-            }
-            return best;
-        }
-
-        private Integer firstAbove(long limit) {
-            int i;
-            if (limit <= BOTTOM) {
-                i = 0;
-            } else {
-                int at = Arrays.binarySearch(points, (int) limit);
-                i = at >= 0 ? at + 1 : -at - 1;
-            }
-            while (i < points.length && !basePresent(i)) {
-                i++;
-            }
-            Integer e = extra.isEmpty() ? null : limit <= BOTTOM ? extra.first() : extra.higher((int) limit);
-            Integer best = i < points.length ? points[i] : null;
-            if (e != null && (best == null || e < best)) {
-                best = e;
-            }
-            return best;
-        }
-
-        private static int[] with(int[] a, int m) {
-            int at = Arrays.binarySearch(a, m);
-            if (at >= 0) {
-                return a;
-            }
-            int ins = -at - 1;
-            int[] out = new int[a.length + 1];
-            System.arraycopy(a, 0, out, 0, ins);
-            out[ins] = m;
-            System.arraycopy(a, ins, out, ins + 1, a.length - ins);
-            return out;
-        }
-
-        private static int[] without(int[] a, int m) {
-            int at = Arrays.binarySearch(a, m);
-            if (at < 0) {
-                return a;
-            }
-            int[] out = new int[a.length - 1];
-            System.arraycopy(a, 0, out, 0, at);
-            System.arraycopy(a, at + 1, out, at, a.length - at - 1);
-            return out;
-        }
-    }
-
-    // ---------------------------------------------------------------- ketama and Maglev: ramp units
-
-    /** A candidate step: its changes, ring and exact moved count from the previous step's ring. */
-    private record Probe(TreeMap<String, Change> changes, HashRing ring, long moved) {
-    }
-
-    private static List<PlanStep> unitSteps(HashRing before, List<Ramp> ramps, TreeMap<String, Change> base,
-            long budget) {
-        List<PlanStep> steps = new ArrayList<>();
-        HashRing prev = before;
-        boolean first = true;
-        if (!base.isEmpty()) {
-            Probe fixed = probe(prev, ramps, base, 0);
-            if (fixed.moved > budget || ramps.isEmpty()) {
-                steps.add(step(fixed.changes, fixed.moved, fixed.moved > budget, 0, ramps.isEmpty() ? 0 : RAMP_UNITS));
-                prev = fixed.ring;
-                first = false;
-            }
-        }
-        if (ramps.isEmpty()) {
-            return steps;
-        }
-        int j = 0;
-        while (j < RAMP_UNITS) {
-            TreeMap<String, Change> with = first ? base : new TreeMap<>();
-            Probe best = null;
-            int lo = j;
-            int hi = RAMP_UNITS;
-            Probe failed = probe(prev, ramps, with, hi);
-            if (failed.moved <= budget) {
-                best = failed;
-                lo = hi;
-            } else {
-                while (hi - lo > 1) {
-                    int mid = (lo + hi) >>> 1;
-                    Probe p = probe(prev, ramps, with, mid);
-                    if (p.moved <= budget) { // only a measured unit is kept: the diff is not monotone in it
-                        best = p;
-                        lo = mid;
-                    } else {
-                        failed = p;
-                        hi = mid;
-                    }
-                }
-            }
-            boolean over = false;
-            if (best == null) {
-                if (first && !base.isEmpty()) { // the base alone, within the budget (checked above)
-                    best = probe(prev, ramps, base, 0);
-                } else { // even one unit moves more than the budget: that unit, over budget
-                    best = failed;
-                    lo = hi;
-                    over = true;
-                }
-            }
-            steps.add(step(best.changes, best.moved, over, lo, RAMP_UNITS));
-            checkSteps(steps.size());
-            prev = best.ring;
-            j = lo;
-            first = false;
-        }
-        return steps;
-    }
-
-    /** The ramps at unit {@code j} (none at 0) over {@code with}, applied to {@code prev}. */
-    private static Probe probe(HashRing prev, List<Ramp> ramps, TreeMap<String, Change> with, int j) {
-        TreeMap<String, Change> changes = new TreeMap<>(with);
-        if (j > 0) {
-            for (Ramp r : ramps) {
-                if (j == RAMP_UNITS) {
-                    changes.put(r.id(), r.to == null ? Change.remove(r.id()) : Change.put(r.to));
-                } else {
-                    changes.put(r.id(), Change.put(r.at(weightAt(r, j))));
-                }
-            }
-        }
-        HashRing ring = prev.apply(new ArrayList<>(changes.values()));
-        return new Probe(changes, ring, HashRing.diff(prev, ring, 0, 0, null).movedCount());
-    }
-
-    /** {@code w0 + (w1 - w0) * j / RAMP_UNITS}, kept positive and between the two weights. */
-    private static double weightAt(Ramp r, int j) {
-        double w0 = r.from == null ? 0 : r.from.weight();
-        double w1 = r.to == null ? 0 : r.to.weight();
-        double w = w0 + (w1 - w0) * ((double) j / RAMP_UNITS);
-        double lo = Math.min(w0, w1);
-        double hi = Math.max(w0, w1);
-        if (w > hi) {
-            w = hi;
-        }
-        if (w < lo) {
-            w = lo;
-        }
-        return w > 0 ? w : Double.MIN_VALUE;
     }
 }
