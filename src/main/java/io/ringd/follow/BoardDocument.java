@@ -36,18 +36,18 @@ final class BoardDocument {
     /** The most bytes a document may take gunzipped: a post beyond it is refused by its reader. */
     static final int MAX_JSON_BYTES = 64 << 20;
 
-    record Decoded(Map<String, FollowerRegistry.Entry> followers, Map<String, double[]> latencies) {
+    record Decoded(Map<String, FollowerEntry> followers, Map<String, double[]> latencies) {
     }
 
     private BoardDocument() {
     }
 
-    static byte[] encode(List<FollowerRegistry.Entry> entries, Map<String, double[]> latencies) {
+    static byte[] encode(List<FollowerEntry> entries, Map<String, double[]> latencies) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode root = f.objectNode();
         root.put("v", 1);
         ArrayNode rows = root.putArray("f");
-        for (FollowerRegistry.Entry e : entries) {
+        for (FollowerEntry e : entries) {
             ArrayNode r = rows.addArray();
             r.add(e.id());
             r.add(e.version());
@@ -104,7 +104,7 @@ final class BoardDocument {
         if (root == null || !root.path("v").isInt() || root.path("v").asInt() != 1 || !root.path("f").isArray()) {
             throw new IllegalArgumentException("not a followers document of version 1");
         }
-        Map<String, FollowerRegistry.Entry> followers = new LinkedHashMap<>();
+        Map<String, FollowerEntry> followers = new LinkedHashMap<>();
         for (JsonNode r : root.path("f")) {
             if (!r.isArray() || r.size() != 7 || !r.get(0).isString() || !r.get(1).canConvertToLong()
                     || !r.get(4).canConvertToLong() || !r.get(5).canConvertToLong()) {
@@ -118,7 +118,7 @@ final class BoardDocument {
             }
             Double applied = r.get(6).isNumber() ? r.get(6).asDouble() : null;
             String id = r.get(0).asString();
-            followers.put(id, new FollowerRegistry.Entry(id, r.get(1).asLong(), match == null ? fp : null, match,
+            followers.put(id, new FollowerEntry(id, r.get(1).asLong(), match == null ? fp : null, match,
                     r.get(4).asLong(), r.get(5).asLong(), applied, Map.of()));
         }
         Map<String, double[]> latencies = new HashMap<>();

@@ -1,7 +1,10 @@
 package io.ringd.follow;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** What the followers of a ring add up to: the counts of each state, and how far they converged. */
 final class FollowerCounts {
@@ -54,9 +57,70 @@ final class FollowerCounts {
         }
     }
 
+    /**
+     * What the followers added up to at {@code at}, true until {@code validUntil} unless {@code stamp}
+     * moved.
+     *
+     * @param summary    the counts of each state
+     * @param tally      the live followers, for convergence questions
+     * @param stamp      the registry's change count it was made at
+     * @param at         when it was counted
+     * @param validUntil when the first live follower falls silent (or {@code at + 1} before the ring has loaded)
+     * @param forgetAt   when the first follower of this instance's is to be forgotten
+     * @param latencies  whether any live follower reported latencies
+     */
+    record Census(FollowerCounts.Summary summary, FollowerCounts.Tally tally, long stamp, long at, long validUntil,
+            long forgetAt, boolean latencies) {
+    }
+
+    /**
+     * Counts {@code all} (the newest entry of each follower) at {@code now}: the states by
+     * {@code state}, each diverged follower told to {@code diverged}, the live ones' versions
+     * sorted for convergence questions; {@code ringVersion} -1 before the ring has loaded.
+     * {@code local} (this instance's own entries) sets when the first is to be forgotten.
+     */
+    static Census census(Collection<FollowerEntry> all, Collection<FollowerEntry> local,
+            Function<FollowerEntry, FollowerState> state,
+            Consumer<FollowerEntry> diverged, long ringVersion, long now, long atStamp, long ttlMillis,
+            long forgetMillis) {
+        int[] n = new int[FollowerState.values().length];
+        long[] versions = new long[all.size() + 16]; // room for reports arriving while counting
+        int live = 0;
+        int divergedCount = 0;
+        long validUntil = ringVersion < 0 ? now + 1 : Long.MAX_VALUE;
+        long forgetAt = Long.MAX_VALUE;
+        boolean latencies = false;
+        for (FollowerEntry e : all) {
+            FollowerState st = state.apply(e);
+            n[st.ordinal()]++;
+            if (st == FollowerState.SILENT) {
+                continue;
+            }
+            validUntil = Math.min(validUntil, e.reportedAt() + ttlMillis);
+            latencies |= !e.latencies().isEmpty();
+            live++;
+            if (st == FollowerState.DIVERGED) {
+                divergedCount++;
+                diverged.accept(e);
+            } else {
+                if (live - divergedCount > versions.length) {
+                    versions = Arrays.copyOf(versions, versions.length * 2);
+                }
+                versions[live - divergedCount - 1] = e.version();
+            }
+        }
+        for (FollowerEntry e : local) {
+            forgetAt = Math.min(forgetAt, e.reportedAt() + forgetMillis);
+        }
+        long[] sorted = Arrays.copyOf(versions, live - divergedCount);
+        Arrays.sort(sorted);
+        return new Census(new Summary(Math.max(0, ringVersion), n[0], n[1], n[2], n[3]),
+                new Tally(ringVersion, live, divergedCount, sorted), atStamp, now, validUntil, forgetAt, latencies);
+    }
+
     /** The counts of each state in {@code rows}; {@code version} is the ring's. */
     static Summary summary(long version, List<FollowerRegistry.Row> rows) {
-        int[] n = new int[FollowerRegistry.State.values().length];
+        int[] n = new int[FollowerState.values().length];
         for (FollowerRegistry.Row r : rows) {
             n[r.state().ordinal()]++;
         }

@@ -33,7 +33,7 @@ import io.ringd.state.VersionException;
  * against the ring's current version, so a commit turns {@code current}
  * followers {@code behind} without touching any entry.
  *
- * <p>What the followers add up to (a {@link Census}: the counts of each
+ * <p>What the followers add up to (a {@link FollowerCounts.Census}: the counts of each
  * state and the versions of the live ones) is counted once and kept until
  * something could change it: a new follower, a follower at another version
  * or fingerprint, one coming back from silence, one forgotten, a commit, a
@@ -47,61 +47,8 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     private static final Logger log = LoggerFactory.getLogger(FollowerRegistry.class);
 
-    /** The states of docs/ring.md section 23, in the order their counts are shown. */
-    enum State {
-        CURRENT, BEHIND, DIVERGED, SILENT;
-
-        String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-
-        static State parse(String s) {
-            for (State st : values()) {
-                if (st.wire().equals(s)) {
-                    return st;
-                }
-            }
-            return null;
-        }
-    }
-
-    /**
-     * One follower's latest report.
-     *
-     * @param id             the follower's id
-     * @param version        the version it reported
-     * @param fingerprint    the fingerprint it reported, kept only while it could not be checked (a version
-     *                       newer than this instance's); {@code null} once {@code match} is known
-     * @param match          whether the fingerprint is its version's ({@code true} also for a version no longer
-     *                       kept, which cannot be checked); {@code null} while not known
-     * @param reportedAt     when it reported last, epoch milliseconds
-     * @param firstAt        when it first reported this version, epoch milliseconds
-     * @param appliedSeconds from the version's commit to {@code firstAt}; {@code null} when the commit time is
-     *                       not known
-     * @param latencies      its recent p99 latency to each node, in milliseconds; empty when it reported none
-     */
-    record Entry(String id, long version, String fingerprint, Boolean match, long reportedAt, long firstAt,
-            Double appliedSeconds, Map<String, Double> latencies) {
-    }
-
     /** An entry read at one instant: its state and how many versions it lags the ring. */
-    record Row(Entry entry, State state, long lagVersions) {
-    }
-
-    /**
-     * What the followers added up to at {@code at}, true until {@code validUntil} unless {@code stamp}
-     * moved.
-     *
-     * @param summary    the counts of each state
-     * @param tally      the live followers, for convergence questions
-     * @param stamp      the registry's change count it was made at
-     * @param at         when it was counted
-     * @param validUntil when the first live follower falls silent (or {@code at + 1} before the ring has loaded)
-     * @param forgetAt   when the first follower of this instance's is to be forgotten
-     * @param latencies  whether any live follower reported latencies
-     */
-    record Census(FollowerCounts.Summary summary, FollowerCounts.Tally tally, long stamp, long at, long validUntil,
-            long forgetAt, boolean latencies) {
+    record Row(FollowerEntry entry, FollowerState state, long lagVersions) {
     }
 
     /** The outcome of a report. */
@@ -120,14 +67,14 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     private final long forgetMillis;
 
     /** The reports made to this instance, by ascending id. */
-    private final ConcurrentSkipListMap<String, Entry> local = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<String, FollowerEntry> local = new ConcurrentSkipListMap<>();
     /** Moves on every change that may change the counts; a census made at another stamp is counted again. */
     private final java.util.concurrent.atomic.AtomicLong stamp = new java.util.concurrent.atomic.AtomicLong();
-    private volatile Census census;
+    private volatile FollowerCounts.Census census;
     /** How many entries {@code local} holds (its own size() walks it). */
     private final java.util.concurrent.atomic.AtomicInteger localSize = new java.util.concurrent.atomic.AtomicInteger();
     /** What the other instances posted: instance to its followers (id to entry). */
-    private volatile Map<String, Map<String, Entry>> remote = Map.of();
+    private volatile Map<String, Map<String, FollowerEntry>> remote = Map.of();
     /** What the other instances posted of their followers' latencies: instance to node to sketch. */
     private volatile Map<String, Map<String, double[]>> remoteLatencies = Map.of();
     /** Checks reported fingerprints against the kept versions'. */
@@ -193,7 +140,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     Outcome report(String id, long version, String fingerprint, Map<String, Double> latencies) {
         budget.take();
         long now = clock.getAsLong();
-        Entry before = local.get(id);
+        FollowerEntry before = local.get(id);
         if (before == null && !room(id, now)) {
             return Outcome.FULL;
         }
@@ -208,7 +155,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
             firstAt = before.firstAt();
             applied = before.appliedSeconds();
         } else {
-            Entry elsewhere = before == null ? newestRemote(id) : null;
+            FollowerEntry elsewhere = before == null ? newestRemote(id) : null;
             if (elsewhere != null && elsewhere.version() == version) { // moved here from another instance
                 firstAt = elsewhere.firstAt();
                 applied = elsewhere.appliedSeconds();
@@ -222,7 +169,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         }
         // The id the map holds already, so that a follower's id is held once however often it reports.
         String key = before == null ? id : before.id();
-        Entry e = new Entry(key, version, match == null ? fingerprint : null, match, now, firstAt, applied,
+        FollowerEntry e = new FollowerEntry(key, version, match == null ? fingerprint : null, match, now, firstAt, applied,
                 members(latencies, cur));
         if (local.put(key, e) == null) {
             localSize.incrementAndGet();
@@ -275,9 +222,9 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         if (now < noSilentBefore) {
             return false;
         }
-        List<Entry> silent = new ArrayList<>();
+        List<FollowerEntry> silent = new ArrayList<>();
         long earliest = Long.MAX_VALUE;
-        for (Entry e : local.values()) {
+        for (FollowerEntry e : local.values()) {
             if (now - e.reportedAt() >= ttlMillis) {
                 silent.add(e);
             } else {
@@ -308,16 +255,16 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     /** The followers known, this instance's and the others' (an id known to both counted once per instance). */
     int count() {
         int n = localSize.get();
-        for (Map<String, Entry> m : remote.values()) {
+        for (Map<String, FollowerEntry> m : remote.values()) {
             n += m.size();
         }
         return n;
     }
 
-    private Entry newestRemote(String id) {
-        Entry best = null;
-        for (Map<String, Entry> m : remote.values()) {
-            Entry e = m.get(id);
+    private FollowerEntry newestRemote(String id) {
+        FollowerEntry best = null;
+        for (Map<String, FollowerEntry> m : remote.values()) {
+            FollowerEntry e = m.get(id);
             if (e != null && (best == null || e.reportedAt() > best.reportedAt())) {
                 best = e;
             }
@@ -325,7 +272,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return best;
     }
 
-    private void diverged(Entry e, RingState cur) {
+    private void diverged(FollowerEntry e, RingState cur) {
         if (loggedDiverged.add(e.id())) {
             log.warn("Follower {} of ring {} diverged: it reports version {} with a fingerprint that is not that "
                     + "version's (the ring is at version {}); it routes by another ring than this one",
@@ -344,11 +291,11 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
      * The first {@code max} followers by ascending id that are in state {@code only} (any state when
      * {@code null}), read at {@code now}: only those shown are read when no other instance posted.
      */
-    List<Row> rows(long now, State only, int max) {
+    List<Row> rows(long now, FollowerState only, int max) {
         RingState cur = ring();
-        Map<String, Entry> sorted = remote.isEmpty() ? local : new TreeMap<>(newest());
+        Map<String, FollowerEntry> sorted = remote.isEmpty() ? local : new TreeMap<>(newest());
         List<Row> out = new ArrayList<>(Math.min(max, 1024));
-        for (Entry e : sorted.values()) {
+        for (FollowerEntry e : sorted.values()) {
             if (out.size() >= max) {
                 break;
             }
@@ -361,15 +308,15 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     }
 
     /** The newest entry of each id, in no order: this instance's own when no other posted. */
-    private Map<String, Entry> newest() {
-        Map<String, Map<String, Entry>> others = remote;
+    private Map<String, FollowerEntry> newest() {
+        Map<String, Map<String, FollowerEntry>> others = remote;
         if (others.isEmpty()) {
             return local;
         }
-        Map<String, Entry> all = new HashMap<>(local);
-        for (Map<String, Entry> m : others.values()) {
-            for (Entry e : m.values()) {
-                Entry have = all.get(e.id());
+        Map<String, FollowerEntry> all = new HashMap<>(local);
+        for (Map<String, FollowerEntry> m : others.values()) {
+            for (FollowerEntry e : m.values()) {
+                FollowerEntry have = all.get(e.id());
                 if (have == null || e.reportedAt() > have.reportedAt()) {
                     all.put(e.id(), e);
                 }
@@ -378,29 +325,29 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return all;
     }
 
-    Row row(Entry e, RingState cur, long now) {
+    Row row(FollowerEntry e, RingState cur, long now) {
         long ringVersion = cur == null ? 0 : cur.version();
         return new Row(e, state(e, cur, now), Math.max(0, ringVersion - e.version()));
     }
 
-    private State state(Entry e, RingState cur, long now) {
+    private FollowerState state(FollowerEntry e, RingState cur, long now) {
         if (now - e.reportedAt() >= ttlMillis) {
-            return State.SILENT;
+            return FollowerState.SILENT;
         }
         if (cur == null) {
-            return State.BEHIND;
+            return FollowerState.BEHIND;
         }
         Boolean match = e.match();
         if (match == null) {
             match = e.fingerprint() == null ? Boolean.TRUE : fingerprints.check(e.version(), e.fingerprint(), cur);
             if (match == null) { // newer than this ring: never made, as far as this instance knows
-                return State.DIVERGED;
+                return FollowerState.DIVERGED;
             }
         }
         if (!match) {
-            return State.DIVERGED;
+            return FollowerState.DIVERGED;
         }
-        return e.version() >= cur.version() ? State.CURRENT : State.BEHIND;
+        return e.version() >= cur.version() ? FollowerState.CURRENT : FollowerState.BEHIND;
     }
 
     /** The counts of each state in {@code rows}, with the ring's version. */
@@ -425,8 +372,8 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
      * counted and no live follower has fallen silent; else counted again (and the diverged followers of
      * this instance not logged yet are logged).
      */
-    Census census(long now) {
-        Census c = census;
+    FollowerCounts.Census census(long now) {
+        FollowerCounts.Census c = census;
         long s = stamp.get();
         if (c != null && c.stamp() == s && now >= c.at() && now < c.validUntil()) {
             return c;
@@ -436,56 +383,22 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         return c;
     }
 
-    private Census count(long now, long atStamp) {
+    private FollowerCounts.Census count(long now, long atStamp) {
         RingState cur = ring();
-        Map<String, Entry> all = newest();
-        int[] n = new int[State.values().length];
-        long[] versions = new long[all.size() + 16]; // room for reports arriving while counting
-        int live = 0;
-        int diverged = 0;
-        long validUntil = cur == null ? now + 1 : Long.MAX_VALUE;
-        long forgetAt = Long.MAX_VALUE;
-        boolean latencies = false;
-        Set<String> divergedNow = null;
-        for (Entry e : all.values()) {
-            State st = state(e, cur, now);
-            n[st.ordinal()]++;
-            if (st == State.SILENT) {
-                continue;
-            }
-            validUntil = Math.min(validUntil, e.reportedAt() + ttlMillis);
-            latencies |= !e.latencies().isEmpty();
-            live++;
-            if (st == State.DIVERGED) {
-                diverged++;
-                if (divergedNow == null) {
-                    divergedNow = new HashSet<>();
-                }
-                divergedNow.add(e.id());
-                if (local.get(e.id()) == e) {
-                    diverged(e, cur);
-                }
-            } else {
-                if (live - diverged > versions.length) {
-                    versions = Arrays.copyOf(versions, versions.length * 2);
-                }
-                versions[live - diverged - 1] = e.version();
-            }
-        }
-        for (Entry e : local.values()) {
-            forgetAt = Math.min(forgetAt, e.reportedAt() + forgetMillis);
-        }
-        if (divergedNow == null) {
+        Set<String> divergedNow = new HashSet<>();
+        FollowerCounts.Census c = FollowerCounts.census(newest().values(), local.values(), e -> state(e, cur, now),
+                e -> {
+                    divergedNow.add(e.id());
+                    if (local.get(e.id()) == e) {
+                        diverged(e, cur);
+                    }
+                }, cur == null ? -1 : cur.version(), now, atStamp, ttlMillis, forgetMillis);
+        if (divergedNow.isEmpty()) {
             loggedDiverged.clear();
         } else {
             loggedDiverged.retainAll(divergedNow);
         }
-        long[] sorted = Arrays.copyOf(versions, live - diverged);
-        Arrays.sort(sorted);
-        long ringVersion = cur == null ? 0 : cur.version();
-        return new Census(new FollowerCounts.Summary(ringVersion, n[0], n[1], n[2], n[3]),
-                new FollowerCounts.Tally(cur == null ? -1 : ringVersion, live, diverged, sorted), atStamp, now,
-                validUntil, forgetAt, latencies);
+        return c;
     }
 
     // ------------------------------------------------------------------ the periodic pass
@@ -494,10 +407,10 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
      * Forgets the followers silent for ten times the TTL, and works out the latency medians when
      * any follower reported latencies; the census at {@code now}, counted again if a follower was forgotten.
      */
-    Census sweep(long now) {
-        Census c = census(now);
+    FollowerCounts.Census sweep(long now) {
+        FollowerCounts.Census c = census(now);
         if (now >= c.forgetAt()) {
-            for (Entry e : local.values()) {
+            for (FollowerEntry e : local.values()) {
                 if (now - e.reportedAt() >= forgetMillis && local.remove(e.id(), e)) {
                     localSize.decrementAndGet();
                     localChanges.incrementAndGet();
@@ -530,19 +443,19 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     }
 
     /** This instance's followers, for its post on the board. */
-    List<Entry> localEntries() {
+    List<FollowerEntry> localEntries() {
         return new ArrayList<>(local.values());
     }
 
     /** What the other instances posted now: instance to followers and to latency sketches. */
-    void remote(Map<String, Map<String, Entry>> followers, Map<String, Map<String, double[]>> latencies) {
+    void remote(Map<String, Map<String, FollowerEntry>> followers, Map<String, Map<String, double[]>> latencies) {
         this.remote = Map.copyOf(followers);
         this.remoteLatencies = Map.copyOf(latencies);
         stamp.incrementAndGet();
     }
 
     /** For tests: the entry this instance holds for {@code id}. */
-    Entry localEntry(String id) {
+    FollowerEntry localEntry(String id) {
         return local.get(id);
     }
 

@@ -109,7 +109,7 @@ class FollowersController {
                     nullable = true) Double appliedSeconds) {
 
         static FollowerJson of(FollowerRegistry.Row r) {
-            FollowerRegistry.Entry e = r.entry();
+            FollowerEntry e = r.entry();
             return new FollowerJson(e.id(), e.version(), r.state().wire(), r.lagVersions(),
                     WireTime.format(Instant.ofEpochMilli(e.reportedAt())), e.appliedSeconds());
         }
@@ -134,9 +134,9 @@ class FollowersController {
             "current", "behind", "diverged", "silent"})) @RequestParam(required = false) String state,
             @Parameter(description = "At most this many followers, 1 to 10000 (default 1000)", example = "100")
             @RequestParam(required = false) String limit) {
-        FollowerRegistry.State only = null;
+        FollowerState only = null;
         if (state != null) {
-            only = FollowerRegistry.State.parse(state);
+            only = FollowerState.parse(state);
             if (only == null) {
                 throw ApiException.badRequest("state must be current, behind, diverged or silent: "
                         + ApiException.abbreviate(state), "state");

@@ -74,7 +74,7 @@ class FollowersParts implements RingPart, DisposableBean {
         RingFollowers followers = new RingFollowers(ring.name(), registry, props, scheduler, poster,
                 stores.board(ring.name(), BOARD));
         if (meters != null) {
-            for (FollowerRegistry.State s : FollowerRegistry.State.values()) {
+            for (FollowerState s : FollowerState.values()) {
                 registered.add(Gauge.builder("ringd.followers", followers, f -> count(f.summary(), s))
                         .tags(tags.and("state", s.wire()))
                         .description("Followers of the ring in each state: current, behind, diverged, silent")
@@ -99,7 +99,7 @@ class FollowersParts implements RingPart, DisposableBean {
         return f;
     }
 
-    private static double count(FollowerCounts.Summary s, FollowerRegistry.State state) {
+    private static double count(FollowerCounts.Summary s, FollowerState state) {
         return switch (state) {
             case CURRENT -> s.current();
             case BEHIND -> s.behind();

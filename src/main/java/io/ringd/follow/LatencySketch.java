@@ -50,9 +50,9 @@ final class LatencySketch {
      * The latest latency of each node that the followers of {@code entries} reported while live (reported
      * less than {@code ttlMillis} before {@code now}), as a sketch per node.
      */
-    static Map<String, double[]> ofLatest(Collection<FollowerRegistry.Entry> entries, long now, long ttlMillis) {
+    static Map<String, double[]> ofLatest(Collection<FollowerEntry> entries, long now, long ttlMillis) {
         Map<String, List<Double>> values = new HashMap<>();
-        for (FollowerRegistry.Entry e : entries) {
+        for (FollowerEntry e : entries) {
             if (now - e.reportedAt() < ttlMillis) {
                 for (Map.Entry<String, Double> l : e.latencies().entrySet()) {
                     values.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(l.getValue());

@@ -184,7 +184,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
      */
     void pass() {
         long now = registry.now();
-        FollowerRegistry.Census c = registry.sweep(now);
+        FollowerCounts.Census c = registry.sweep(now);
         summary = c.summary();
         if (!waiters.isEmpty()) {
             answer(c.tally());
@@ -233,7 +233,7 @@ final class RingFollowers implements RingListener, NodeLatencies {
 
     /** Every other instance's post, as the board hands them over. */
     private void remote(Map<String, byte[]> posts) {
-        Map<String, Map<String, FollowerRegistry.Entry>> followers = new HashMap<>();
+        Map<String, Map<String, FollowerEntry>> followers = new HashMap<>();
         Map<String, Map<String, double[]>> latencies = new HashMap<>();
         posts.forEach((instance, bytes) -> {
             try {

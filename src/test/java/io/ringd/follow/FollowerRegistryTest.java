@@ -66,17 +66,17 @@ class FollowerRegistryTest {
         long v1 = put("a");
         String fp1 = fp();
         assertThat(registry.report("f1", v1, fp1, Map.of())).isEqualTo(FollowerRegistry.Outcome.TAKEN);
-        assertThat(rows().get("f1").state()).isEqualTo(FollowerRegistry.State.CURRENT);
+        assertThat(rows().get("f1").state()).isEqualTo(FollowerState.CURRENT);
         long v2 = put("b");
-        assertThat(rows().get("f1").state()).isEqualTo(FollowerRegistry.State.BEHIND);
+        assertThat(rows().get("f1").state()).isEqualTo(FollowerState.BEHIND);
         assertThat(rows().get("f1").lagVersions()).isEqualTo(v2 - v1);
         registry.report("f2", v1, WRONG, Map.of()); // a fingerprint that is not v1's
         registry.report("f3", v2 + 5, fp(), Map.of()); // a version never made
         registry.report("f4", v2, WRONG, Map.of()); // the current version, another ring
         Map<String, FollowerRegistry.Row> r = rows();
-        assertThat(r.get("f2").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
-        assertThat(r.get("f3").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
-        assertThat(r.get("f4").state()).isEqualTo(FollowerRegistry.State.DIVERGED);
+        assertThat(r.get("f2").state()).isEqualTo(FollowerState.DIVERGED);
+        assertThat(r.get("f3").state()).isEqualTo(FollowerState.DIVERGED);
+        assertThat(r.get("f4").state()).isEqualTo(FollowerState.DIVERGED);
         FollowerCounts.Summary s = registry.summary(registry.rows(now.get()));
         assertThat(s).isEqualTo(new FollowerCounts.Summary(v2, 0, 1, 3, 0));
     }
@@ -89,7 +89,7 @@ class FollowerRegistryTest {
         }
         assertThat(service.oldestVersion()).isGreaterThan(v1);
         registry.report("old", v1, WRONG, Map.of());
-        assertThat(rows().get("old").state()).isEqualTo(FollowerRegistry.State.BEHIND);
+        assertThat(rows().get("old").state()).isEqualTo(FollowerState.BEHIND);
         assertThat(rows().get("old").entry().appliedSeconds()).isNull();
     }
 
@@ -111,9 +111,9 @@ class FollowerRegistryTest {
         long v = put("a");
         registry.report("f", v, fp(), Map.of());
         now.addAndGet(59_999);
-        assertThat(rows().get("f").state()).isEqualTo(FollowerRegistry.State.CURRENT);
+        assertThat(rows().get("f").state()).isEqualTo(FollowerState.CURRENT);
         now.addAndGet(1);
-        assertThat(rows().get("f").state()).isEqualTo(FollowerRegistry.State.SILENT);
+        assertThat(rows().get("f").state()).isEqualTo(FollowerState.SILENT);
         now.addAndGet(540_000 - 1);
         registry.sweep(now.get());
         assertThat(rows()).containsKey("f");
@@ -162,18 +162,18 @@ class FollowerRegistryTest {
         String fp1 = fp();
         registry.report("f1", v1, fp1, Map.of());
         registry.report("f2", v1, fp1, Map.of());
-        FollowerRegistry.Census c = registry.census(now.get());
+        FollowerCounts.Census c = registry.census(now.get());
         assertThat(c.summary()).isEqualTo(new FollowerCounts.Summary(v1, 2, 0, 0, 0));
         assertThat(c.validUntil()).isEqualTo(now.get() + 60_000);
         now.addAndGet(1000);
         registry.report("f1", v1, fp1, Map.of());
         assertThat(registry.census(now.get())).as("a report of the same version changes nothing").isSameAs(c);
         registry.report("f3", v1, fp1, Map.of());
-        FollowerRegistry.Census c3 = registry.census(now.get());
+        FollowerCounts.Census c3 = registry.census(now.get());
         assertThat(c3).as("a new follower").isNotSameAs(c);
         assertThat(c3.summary().current()).isEqualTo(3);
         long v2 = put("b");
-        FollowerRegistry.Census afterCommit = registry.census(now.get());
+        FollowerCounts.Census afterCommit = registry.census(now.get());
         assertThat(afterCommit.summary()).as("a commit").isEqualTo(new FollowerCounts.Summary(v2, 0, 3, 0, 0));
         registry.report("f1", v2, fp(), Map.of());
         assertThat(registry.census(now.get()).summary()).as("another version")
@@ -229,20 +229,20 @@ class FollowerRegistryTest {
             } else if (op < 85) {
                 registry.sweep(now.get());
             } else if (op < 90) {
-                Map<String, FollowerRegistry.Entry> there = new HashMap<>();
+                Map<String, FollowerEntry> there = new HashMap<>();
                 for (int i = rnd.nextInt(20); i > 0; i--) {
                     String id = "f" + rnd.nextInt(80);
                     long v = versions.get(rnd.nextInt(versions.size()));
                     boolean match = rnd.nextInt(6) != 0;
-                    there.put(id, new FollowerRegistry.Entry(id, v, null, match, now.get() - rnd.nextInt(90_000),
+                    there.put(id, new FollowerEntry(id, v, null, match, now.get() - rnd.nextInt(90_000),
                             now.get(), null, Map.of()));
                 }
                 registry.remote(there.isEmpty() ? Map.of() : Map.of("i2", there), Map.of());
             } else {
                 now.addAndGet(rnd.nextInt(3));
             }
-            FollowerRegistry.Census before = registry.census(now.get());
-            FollowerRegistry.Census c = registry.census(now.get());
+            FollowerCounts.Census before = registry.census(now.get());
+            FollowerCounts.Census c = registry.census(now.get());
             if (c == before && c.at() < now.get()) {
                 kept++;
             }
@@ -315,8 +315,8 @@ class FollowerRegistryTest {
         byte[] doc = BoardDocument.encode(registry.localEntries(), registry.localLatencies(now.get()));
         BoardDocument.Decoded d = BoardDocument.decode(doc);
         assertThat(d.followers().keySet()).containsExactlyInAnyOrder("web-1:42/x", "ahead");
-        FollowerRegistry.Entry mine = registry.localEntry("web-1:42/x");
-        assertThat(d.followers().get("web-1:42/x")).isEqualTo(new FollowerRegistry.Entry(mine.id(), mine.version(),
+        FollowerEntry mine = registry.localEntry("web-1:42/x");
+        assertThat(d.followers().get("web-1:42/x")).isEqualTo(new FollowerEntry(mine.id(), mine.version(),
                 null, true, mine.reportedAt(), mine.firstAt(), mine.appliedSeconds(), Map.of()));
         assertThat(d.followers().get("ahead").fingerprint()).isEqualTo(WRONG);
         assertThat(d.followers().get("ahead").match()).isNull();
@@ -331,16 +331,16 @@ class FollowerRegistryTest {
         String fp1 = fp();
         long v2 = put("b");
         registry.report("both", v1, fp1, Map.of());
-        FollowerRegistry.Entry newer = new FollowerRegistry.Entry("both", v2, null, true, now.get() + 10, now.get(),
+        FollowerEntry newer = new FollowerEntry("both", v2, null, true, now.get() + 10, now.get(),
                 0.1, Map.of());
-        FollowerRegistry.Entry other = new FollowerRegistry.Entry("there", v2, null, true, now.get(), now.get(), 0.2,
+        FollowerEntry other = new FollowerEntry("there", v2, null, true, now.get(), now.get(), 0.2,
                 Map.of());
         registry.remote(Map.of("i2", Map.of("both", newer, "there", other)), Map.of("i2", Map.of("a",
                 new double[] {1, 7.0})));
         Map<String, FollowerRegistry.Row> r = rows();
         assertThat(r).containsOnlyKeys("both", "there");
         assertThat(r.get("both").entry().version()).isEqualTo(v2);
-        assertThat(r.get("both").state()).isEqualTo(FollowerRegistry.State.CURRENT);
+        assertThat(r.get("both").state()).isEqualTo(FollowerState.CURRENT);
         registry.sweep(now.get());
         assertThat(registry.medians()).containsExactlyEntriesOf(Map.of("a", 7.0));
     }
