@@ -204,6 +204,16 @@ class PlanStepsPropertiesTest {
         return weights == 1;
     }
 
+    /** A random id not in {@code ids}, added to it. */
+    private static String freshId(Random rnd, Set<String> ids) {
+        String id;
+        do {
+            id = RingTesting.randomId(rnd);
+        } while (ids.contains(id));
+        ids.add(id);
+        return id;
+    }
+
     /** Joins, drains, reweights, zone and hashKey changes, renames: one node half the time, else a batch. */
     static List<Change> randomChanges(Random rnd, List<Node> members) {
         List<Change> changes = new ArrayList<>();
@@ -214,11 +224,7 @@ class PlanStepsPropertiesTest {
         for (int c = 0; c < count; c++) {
             int kind = members.isEmpty() ? 0 : rnd.nextInt(7);
             if (kind == 0) { // join
-                String id;
-                do {
-                    id = RingTesting.randomId(rnd);
-                } while (ids.contains(id));
-                ids.add(id);
+                String id = freshId(rnd, ids);
                 used.add(id);
                 changes.add(Change.put(RingTesting.randomNode(rnd, id)));
                 continue;
@@ -241,11 +247,7 @@ class PlanStepsPropertiesTest {
                     break;
                 }
                 case 6: { // a rename: another id placed by the removed node's string (docs/ring.md section 3)
-                    String id;
-                    do {
-                        id = RingTesting.randomId(rnd);
-                    } while (ids.contains(id));
-                    ids.add(id);
+                    String id = freshId(rnd, ids);
                     used.add(id);
                     changes.add(Change.remove(old.id()));
                     changes.add(Change.put(new Node(id, old.weight(), old.zone(), old.placementKey())));
