@@ -483,10 +483,10 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         cache = CuratorCache.build(client, statePath, CuratorCache.Options.SINGLE_NODE_CACHE);
         cache.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, node) -> deliver(node))
-                .forDeletes(node -> catchUp.execute(this::recheck)).build());
+                .forDeletes(node -> later(this::recheck)).build());
         cache.start();
         if (connected) {
-            catchUp.execute(this::catchUp);
+            later(this::catchUp);
         }
     }
 
@@ -533,7 +533,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         if (!connected) {
             caughtUp = false;
         } else if (state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED) {
-            catchUp.execute(this::catchUp); // read the ring before writes are accepted again
+            later(this::catchUp); // read the ring before writes are accepted again
         }
     }
 
@@ -612,7 +612,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
                 return; // being served afresh
             }
             if (lost != null || deleted || mine != null && !mine.equals(ps.incarnation())) {
-                catchUp.execute(this::recheck); // never handed on as it is: read afresh and judged
+                later(this::recheck); // never handed on as it is: read afresh and judged
                 return;
             }
             synchronized (this) {
@@ -625,7 +625,7 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
             }
             // never on Curator's thread: RingService.follow waits for the local write lock, and a writer holding
             // it may be waiting for the write-lock znode's watch, which that same thread delivers
-            catchUp.execute(() -> {
+            later(() -> {
                 try {
                     f.accept(ps);
                 } catch (RuntimeException e) {
@@ -637,16 +637,27 @@ public final class ZooKeeperRingStore implements RingStore, AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code task} on the catch-up thread; {@code false} when the store is closing (its thread
+     * shut down), when ZooKeeper's events still arriving are dropped, not failed on.
+     */
+    private boolean later(Runnable task) {
+        try {
+            catchUp.execute(task);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
     /** A chunked state changed: read (and judged) on the catch-up thread, once for any number of events. */
     private void readChunked() {
         if (chunkedPending.compareAndSet(false, true)) {
-            try {
-                catchUp.execute(() -> {
-                    chunkedPending.set(false);
-                    recheck();
-                });
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                chunkedPending.set(false); // closing
+            if (!later(() -> {
+                chunkedPending.set(false);
+                recheck();
+            })) {
+                chunkedPending.set(false);
             }
         }
     }
