@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ringd.state.BusyException;
+import io.ringd.state.Convergence;
 import io.ringd.state.NodeLatencies;
 import io.ringd.state.RingListener;
 import io.ringd.state.RingState;
@@ -32,7 +33,7 @@ import io.ringd.state.SharedBoard;
  * {@link #NUDGE_MILLIS} of a report or commit that may reach it) or by its
  * timer.
  */
-final class RingFollowers implements RingListener, NodeLatencies {
+final class RingFollowers implements RingListener, NodeLatencies, Convergence {
 
     private static final Logger log = LoggerFactory.getLogger(RingFollowers.class);
 
@@ -111,6 +112,12 @@ final class RingFollowers implements RingListener, NodeLatencies {
     }
 
     // ------------------------------------------------------------------ convergence
+
+    @Override
+    public Convergence.Answer converged(long version, double share) {
+        FollowerCounts.Convergence c = registry.tally(registry.now()).converged(version, share);
+        return new Convergence.Answer(c.converged(), c.followers(), c.atOrPast(), c.diverged());
+    }
 
     /**
      * Answers whether the followers reached {@code share} at {@code version}: now when they have

@@ -17,12 +17,19 @@ import io.ringd.ring.Node;
  * @param committedAt when the version was committed; {@code null} for versions stored before it was recorded
  * @param fingerprint the fingerprint of the ring at this version; {@code null} for versions stored before it
  *                    was recorded (then it is computed when needed)
+ * @param plan        the planned change this version is a step of, or {@code null}
  */
 public record HistoryDelta(long version, List<Change> changes, RingSettings settings, Instant committedAt,
-        String fingerprint) {
+        String fingerprint, PlanMark plan) {
 
     public HistoryDelta {
         changes = List.copyOf(changes);
+    }
+
+    /** A delta that is no plan's step. */
+    public HistoryDelta(long version, List<Change> changes, RingSettings settings, Instant committedAt,
+            String fingerprint) {
+        this(version, changes, settings, committedAt, fingerprint, null);
     }
 
     /** A delta whose commit time and fingerprint are not known. */

@@ -65,6 +65,8 @@ public final class RingService {
     private volatile long generation;
     /** What a write that is not forced may move. */
     private final MovementGuard guard;
+    /** Refuses writes that are not a plan's steps while a plan holds the ring. */
+    private volatile WriteGate gate = WriteGate.OPEN;
 
     /**
      * Loads the stored state, or starts an empty ring with {@code initialSettings}.
@@ -123,6 +125,16 @@ public final class RingService {
         if (start) {
             start();
         }
+    }
+
+    /**
+     * The gate every write that is not a plan's step passes ({@link WriteGate}); only before {@link #start()}.
+     */
+    public void gate(WriteGate gate) {
+        if (started) {
+            throw new IllegalStateException("the write gate is set before the ring starts");
+        }
+        this.gate = Objects.requireNonNull(gate, "gate");
     }
 
     /** Adds a listener; only before {@link #start()}. */
@@ -483,7 +495,7 @@ public final class RingService {
      */
     public PutResult put(Node node, Long ifMatch, boolean force) {
         boolean[] created = new boolean[1];
-        RingState s = write(RingListener.Op.PUT, ifMatch, force, cur -> {
+        RingState s = write(RingListener.Op.PUT, ifMatch, force, null, cur -> {
             created[0] = !cur.ring().contains(node.id());
             return next(cur, List.of(Change.put(node)));
         });
@@ -503,7 +515,7 @@ public final class RingService {
      * @throws MovementRefusedException                if it is not forced and moves more than the guard allows
      */
     public RingState remove(String id, Long ifMatch, boolean force) {
-        return write(RingListener.Op.REMOVE, ifMatch, force, cur -> next(cur, List.of(Change.remove(id))));
+        return write(RingListener.Op.REMOVE, ifMatch, force, null, cur -> next(cur, List.of(Change.remove(id))));
     }
 
     /** Applies a batch through the movement guard: {@link #apply(List, Long, boolean)}, not forced. */
@@ -518,7 +530,77 @@ public final class RingService {
      * @throws MovementRefusedException if it is not forced and moves more than the guard allows
      */
     public RingState apply(List<Change> changes, Long ifMatch, boolean force) {
-        return write(RingListener.Op.BATCH, ifMatch, force, cur -> next(cur, changes));
+        return write(RingListener.Op.BATCH, ifMatch, force, null, cur -> next(cur, changes));
+    }
+
+    /**
+     * Commits step {@code mark} of a planned change (docs/ring.md section 24):
+     * {@code changes} as one version made after {@code after}, forced past the
+     * movement guard and through the write gate, its history entry and change
+     * event marked with the plan. Exactly once: when the version after
+     * {@code after} is that step already (committed before a restart, or by
+     * another instance), nothing is written and that version is answered.
+     *
+     * @return the history entry of the step's version
+     * @throws StepConflictException if the ring moved past {@code after} by anything but this step
+     */
+    public HistoryDelta commitStep(List<Change> changes, PlanMark mark, long after) {
+        Objects.requireNonNull(mark, "mark");
+        write(RingListener.Op.BATCH, null, true, mark, cur -> {
+            if (cur.version() != after) {
+                HistoryDelta made = stepAt(after + 1);
+                if (made != null && mark.equals(made.plan())) {
+                    return null; // committed already: answered below, from the history
+                }
+                throw new StepConflictException("the ring is at version " + cur.version() + ", but step " + mark.step()
+                        + " of plan " + mark.id() + " was computed after version " + after + " and version "
+                        + (after + 1) + " is " + (made == null ? "not kept" : made.plan() == null ? "no plan's step"
+                        : "step " + made.plan().step() + " of plan " + made.plan().id()));
+            }
+            Next n = next(cur, changes);
+            if (n == null) {
+                throw new StepConflictException("step " + mark.step() + " of plan " + mark.id()
+                        + " changes nothing at version " + after);
+            }
+            return new Next(n.state(), n.changes(), n.settings(), mark);
+        });
+        HistoryDelta made = stepAt(after + 1);
+        if (made == null || !mark.equals(made.plan())) {
+            throw new StepConflictException("step " + mark.step() + " of plan " + mark.id() + " is not version "
+                    + (after + 1));
+        }
+        return made;
+    }
+
+    /** The kept history entry of {@code version}, or null. */
+    private HistoryDelta stepAt(long version) {
+        RingHistory h = history;
+        return version > h.baseVersion() && version <= h.latestVersion() ? h.delta(version) : null;
+    }
+
+    /**
+     * Runs {@code work} while no write of this ring runs, through this instance or (with a shared store)
+     * any other, after catching up with the stored ring: how a plan is made, paused or ended without a step
+     * or a write slipping in between.
+     *
+     * @throws StoreUnavailableException if the ring is not loaded or the store's lock cannot be taken
+     */
+    public <T> T exclusively(java.util.function.Supplier<T> work) {
+        writes.lock();
+        try {
+            checkNotDeleted();
+            if (!loaded) {
+                throw notLoaded();
+            }
+            return store.exclusively(() -> {
+                if (store.shared()) {
+                    store.load().ifPresent(this::follow);
+                }
+                return work.get();
+            });
+        } finally {
+            writes.unlock();
+        }
     }
 
     /** Changes settings through the movement guard: {@link #updateSettings(SettingsPatch, Long, boolean)}. */
@@ -533,7 +615,7 @@ public final class RingService {
      * @throws MovementRefusedException if it is not forced and moves more than the guard allows
      */
     public RingState updateSettings(SettingsPatch patch, Long ifMatch, boolean force) {
-        return write(RingListener.Op.SETTINGS, ifMatch, force, cur -> {
+        return write(RingListener.Op.SETTINGS, ifMatch, force, null, cur -> {
             RingSettings next = patch.applyTo(cur.settings());
             if (next.equals(cur.settings())) {
                 return null;
@@ -543,8 +625,13 @@ public final class RingService {
         });
     }
 
-    /** A version to commit: the state, and the changes and settings the history records for it. */
-    private record Next(RingState state, List<Change> changes, RingSettings settings) {
+    /**
+     * A version to commit: the state, and the changes, settings and plan step the history records for it.
+     */
+    private record Next(RingState state, List<Change> changes, RingSettings settings, PlanMark plan) {
+        Next(RingState state, List<Change> changes, RingSettings settings) {
+            this(state, changes, settings, null);
+        }
     }
 
     private Next next(RingState cur, List<Change> changes) {
@@ -558,7 +645,7 @@ public final class RingService {
      * shared store, a version another instance stored first is caught up with
      * and the write is built again on it ({@code If-Match} checked again).
      */
-    private RingState write(RingListener.Op op, Long ifMatch, boolean force,
+    private RingState write(RingListener.Op op, Long ifMatch, boolean force, PlanMark step,
             java.util.function.Function<RingState, Next> build) {
         writes.lock();
         try {
@@ -570,7 +657,7 @@ public final class RingService {
             if (lost != null) {
                 throw new StoreLostException(lost); // at once: no turn to wait for
             }
-            return store.exclusively(() -> writeExclusively(op, ifMatch, force, build));
+            return store.exclusively(() -> writeExclusively(op, ifMatch, force, step, build));
         } finally {
             writes.unlock();
         }
@@ -585,7 +672,7 @@ public final class RingService {
      * version the store's compare-and-set expects, so a write it allowed
      * never lands on another.
      */
-    private RingState writeExclusively(RingListener.Op op, Long ifMatch, boolean force,
+    private RingState writeExclusively(RingListener.Op op, Long ifMatch, boolean force, PlanMark step,
             java.util.function.Function<RingState, Next> build) {
         if (store.shared()) {
             store.load().ifPresent(this::follow);
@@ -606,6 +693,9 @@ public final class RingService {
                 }
                 RingState cur = current.get();
                 checkIfMatch(ifMatch, cur);
+                if (step == null) {
+                    gate.check(cur);
+                }
                 Next next = build.apply(cur);
                 if (next == null) {
                     return cur; // nothing changed: no new version
@@ -663,7 +753,7 @@ public final class RingService {
         RingState next = n.state();
         RingHistory nextHistory = history.append(
                 new HistoryDelta(next.version(), new ArrayList<>(n.changes()), n.settings(), next.committedAt(),
-                        next.fingerprint()), historyCapacity);
+                        next.fingerprint(), n.plan()), historyCapacity);
         store.save(new PersistedState(next.version(), next.settings(), next.nodes(), nextHistory, cur.incarnation()),
                 cur.version());
         history = nextHistory;

@@ -68,6 +68,14 @@ public interface RingStores extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Where the planned changes of ring {@code name} are kept, made once when the ring is served and closed
+     * with it (its document deleted with the ring). Memory by default.
+     */
+    default PlanStore plans(String name) {
+        return PlanStore.inMemory();
+    }
+
     default boolean shared() {
         return false;
     }

@@ -75,6 +75,9 @@ public final class ServedRing {
         if (part instanceof RingListener l) {
             service.listen(l);
         }
+        if (part instanceof WriteGate g) {
+            service.gate(g);
+        }
         if (part instanceof LookupEvents e && events == LookupEvents.NONE) {
             events = e;
         }

@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ringd.state.PersistedState;
+import io.ringd.state.PlanStore;
 import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNames;
 import io.ringd.state.RingStore;
@@ -69,6 +70,11 @@ public final class FileRingStores implements RingStores {
     @Override
     public RingStore store(String name) {
         return stores.computeIfAbsent(name, n -> new FileRingStore(rings.resolve(n)));
+    }
+
+    @Override
+    public PlanStore plans(String name) {
+        return new FilePlanStore(RingNames.DEFAULT.equals(name) ? dir : rings.resolve(name));
     }
 
     @Override

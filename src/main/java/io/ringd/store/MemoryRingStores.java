@@ -5,6 +5,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.ringd.state.PersistedState;
+import io.ringd.state.PlanStore;
 import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNames;
 import io.ringd.state.RingStore;
@@ -14,6 +15,7 @@ import io.ringd.state.RingStores;
 public final class MemoryRingStores implements RingStores {
 
     private final ConcurrentHashMap<String, MemoryRingStore> rings = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, PlanStore> plans = new ConcurrentHashMap<>();
 
     @Override
     public RingStore store(String name) {
@@ -43,6 +45,12 @@ public final class MemoryRingStores implements RingStores {
     @Override
     public synchronized void delete(String name) {
         rings.remove(name);
+        plans.remove(name);
+    }
+
+    @Override
+    public PlanStore plans(String name) {
+        return plans.computeIfAbsent(name, n -> PlanStore.inMemory());
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import io.ringd.ring.Change;
 import io.ringd.ring.Node;
 import io.ringd.state.HistoryDelta;
+import io.ringd.state.PlanMark;
 import io.ringd.state.Incarnation;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.PersistedState;
@@ -24,6 +25,7 @@ import io.ringd.state.SettingsPatch;
 import io.ringd.wire.ChangeJson;
 import io.ringd.wire.NodeJson;
 import io.ringd.wire.SettingsJson;
+import io.ringd.wire.PlanMarkJson;
 import io.ringd.wire.StateJson;
 import io.ringd.wire.WireException;
 import io.ringd.wire.WireJson;
@@ -76,7 +78,8 @@ public final class StateCodec {
         List<StateJson.Delta> deltas = new ArrayList<>(h.deltas().size());
         for (HistoryDelta d : h.deltas()) {
             deltas.add(new StateJson.Delta(d.version(), d.changes().stream().map(ChangeJson::of).toList(),
-                    d.settings() == null ? null : d.settings().json(), time(d.committedAt()), d.fingerprint()));
+                    d.settings() == null ? null : d.settings().json(), time(d.committedAt()), d.fingerprint(),
+                    d.plan() == null ? null : new PlanMarkJson(d.plan().id(), d.plan().step(), d.plan().of())));
         }
         return json.writeValueAsBytes(new StateJson(FORMAT, s.version(), s.incarnation(), s.settings().json(),
                 NodeJson.all(s.nodes()),
@@ -276,7 +279,21 @@ public final class StateCodec {
             throw new IllegalArgumentException(path + ".fingerprint must be 64 lowercase hex digits: \""
                     + abbreviate(f) + "\"");
         }
-        return new HistoryDelta(v, changes, settings, instant(d.committedAt(), path + ".committedAt"), f);
+        return new HistoryDelta(v, changes, settings, instant(d.committedAt(), path + ".committedAt"), f,
+                plan(d.plan(), path + ".plan"));
+    }
+
+    private static PlanMark plan(PlanMarkJson p, String path) {
+        if (p == null) {
+            return null;
+        }
+        String id = required(p.id(), "id", path);
+        int step = required(p.step(), "step", path);
+        int of = required(p.of(), "of", path);
+        if (step < 1 || step > of) {
+            throw new IllegalArgumentException(path + ".step must be 1 to " + path + ".of (" + of + "): " + step);
+        }
+        return new PlanMark(id, step, of);
     }
 
     private static RingSettings settings(SettingsJson s, String path) {

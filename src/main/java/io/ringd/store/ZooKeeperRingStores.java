@@ -24,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ringd.state.PersistedState;
+import io.ringd.state.PlanStore;
 import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNames;
 import io.ringd.state.RingStore;
@@ -320,6 +321,12 @@ public final class ZooKeeperRingStores implements RingStores {
         ZooKeeperBoard board = new ZooKeeperBoard(client, base + "/" + topic, boardInstance, boards::remove);
         boards.add(board);
         return board;
+    }
+
+    @Override
+    public PlanStore plans(String name) {
+        String base = RingNames.DEFAULT.equals(name) ? ZooKeeperRingStore.base(props) : ringPath(name);
+        return new ZooKeeperPlanStore(client, base, boardInstance);
     }
 
     /** The boards open, closed before the session. */

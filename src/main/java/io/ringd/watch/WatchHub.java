@@ -39,6 +39,7 @@ import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
 import io.ringd.web.RingHeaders;
 import io.ringd.wire.ChangeEventJson;
+import io.ringd.wire.PlanMarkJson;
 import io.ringd.wire.WireJson;
 import io.ringd.wire.WireTime;
 import tools.jackson.databind.json.JsonMapper;
@@ -244,7 +245,8 @@ class WatchHub implements RingPart, SmartLifecycle {
         return json.writeValueAsString(ChangeEventJson.of(d.version(), service.current().incarnation(),
                 WireTime.format(d.committedAt()),
                 d.fingerprint() != null ? d.fingerprint() : service.ringAt(d.version()).fingerprint(), d.changes(),
-                d.settings() == null ? null : d.settings().json()));
+                d.settings() == null ? null : d.settings().json(),
+                d.plan() == null ? null : new PlanMarkJson(d.plan().id(), d.plan().step(), d.plan().of())));
     }
 
     private void count(WatchStream.Item item) {

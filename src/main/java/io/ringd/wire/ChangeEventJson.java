@@ -17,10 +17,18 @@ import io.ringd.ring.Change;
  * @param fingerprint the fingerprint of the ring it made
  * @param changes     the membership changes, ascending by id (empty for a settings change)
  * @param settings    the new settings, or {@code null} when they stayed
+ * @param plan        the planned change this version is a step of (docs/ring.md section 24); left out when none
  */
 public record ChangeEventJson(Long version, @JsonInclude(JsonInclude.Include.NON_NULL) String incarnation,
         String committedAt, String fingerprint, List<ChangeJson> changes,
-        @JsonInclude(JsonInclude.Include.NON_NULL) SettingsJson settings) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) SettingsJson settings,
+        @JsonInclude(JsonInclude.Include.NON_NULL) PlanMarkJson plan) {
+
+    /** An event of a version that is no plan's step. */
+    public ChangeEventJson(Long version, String incarnation, String committedAt, String fingerprint,
+            List<ChangeJson> changes, SettingsJson settings) {
+        this(version, incarnation, committedAt, fingerprint, changes, settings, null);
+    }
 
     /** The event of a version: its changes sorted by id. */
     public static ChangeEventJson of(long version, String committedAt, String fingerprint, List<Change> changes,
@@ -31,7 +39,14 @@ public record ChangeEventJson(Long version, @JsonInclude(JsonInclude.Include.NON
     /** The event of a version of the ring {@code incarnation} (or null): its changes sorted by id. */
     public static ChangeEventJson of(long version, String incarnation, String committedAt, String fingerprint,
             List<Change> changes, SettingsJson settings) {
+        return of(version, incarnation, committedAt, fingerprint, changes, settings, null);
+    }
+
+    /** As above, the step {@code plan} of a planned change (or null). */
+    public static ChangeEventJson of(long version, String incarnation, String committedAt, String fingerprint,
+            List<Change> changes, SettingsJson settings, PlanMarkJson plan) {
         return new ChangeEventJson(version, incarnation, committedAt, fingerprint,
-                changes.stream().sorted(Comparator.comparing(Change::id)).map(ChangeJson::of).toList(), settings);
+                changes.stream().sorted(Comparator.comparing(Change::id)).map(ChangeJson::of).toList(), settings,
+                plan);
     }
 }

@@ -43,11 +43,19 @@ public record StateJson(Integer format, Long version,
      * @param settings    the new settings; left out when they stayed
      * @param committedAt when it was committed ({@link java.time.Instant#toString()}); left out if not recorded
      * @param fingerprint the fingerprint of the ring it made; left out if not recorded
+     * @param plan        the planned change it is a step of; left out when none
      */
     public record Delta(Long version, List<ChangeJson> changes,
             @JsonInclude(JsonInclude.Include.NON_NULL) SettingsJson settings,
             @JsonInclude(JsonInclude.Include.NON_NULL) String committedAt,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String fingerprint) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) String fingerprint,
+            @JsonInclude(JsonInclude.Include.NON_NULL) PlanMarkJson plan) {
+
+        /** A delta that is no plan's step. */
+        public Delta(Long version, List<ChangeJson> changes, SettingsJson settings, String committedAt,
+                String fingerprint) {
+            this(version, changes, settings, committedAt, fingerprint, null);
+        }
     }
 
     /**

@@ -16,6 +16,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param movedCount    {@code moved-share-exceeded} only: the hash values it would move
  * @param maxMovedShare {@code moved-share-exceeded} only: the most one change may move
  *                      ({@code ringd.guard.max-moved-share})
+ * @param plan          {@code plan-running} only: the id of the plan that holds the ring
+ * @param planState     {@code plan-running} only: its state, running or paused
  */
 @Schema(name = ProblemSchema.NAME, description = "An RFC 9457 problem detail")
 public record ProblemSchema(
@@ -31,7 +33,11 @@ public record ProblemSchema(
         @Schema(nullable = true, description = "moved-share-exceeded only: the hash values it would move",
                 example = "1431655765") Long movedCount,
         @Schema(nullable = true, description = "moved-share-exceeded only: the most one change may move "
-                + "(ringd.guard.max-moved-share)", example = "0.25") Double maxMovedShare) {
+                + "(ringd.guard.max-moved-share)", example = "0.25") Double maxMovedShare,
+        @Schema(nullable = true, description = "plan-running only: the id of the plan that holds the ring",
+                example = "3f9a0c1d2e4b") String plan,
+        @Schema(nullable = true, description = "plan-running only: its state, running or paused",
+                example = "running") String planState) {
 
     /** The schema's name in the API description's components. */
     public static final String NAME = "Problem";

@@ -11,6 +11,7 @@ import io.ringd.ring.RingException;
 import io.ringd.state.BusyException;
 import io.ringd.state.InvalidInputException;
 import io.ringd.state.MovementRefusedException;
+import io.ringd.state.PlanRunningException;
 import io.ringd.state.RingConflictException;
 import io.ringd.state.RingNotFoundException;
 import io.ringd.state.StateTooLargeException;
@@ -45,6 +46,7 @@ final class Refusals {
             naming(RingNotFoundException.class, Problems.RING_NOT_FOUND, "ring"),
             naming(RingConflictException.class, Problems.RING_CONFLICT, "name"),
             new Refusal<>(MovementRefusedException.class, (e, field) -> movedTooMuch(e)),
+            new Refusal<>(PlanRunningException.class, (e, field) -> planRunning(e)),
             naming(VersionException.Mismatch.class, Problems.PRECONDITION_FAILED, "If-Match"),
             naming(VersionException.NotMade.class, Problems.VERSION_NOT_FOUND, "version"),
             naming(VersionException.Gone.class, Problems.VERSION_GONE, "version"),
@@ -86,6 +88,14 @@ final class Refusals {
         p.setProperty("movedShare", e.movedShare());
         p.setProperty("movedCount", e.movedCount());
         p.setProperty("maxMovedShare", e.maxMovedShare());
+        return p;
+    }
+
+    /** A write while a plan holds the ring: the plan named, as {@code plan}, and its state. */
+    private static ProblemDetail planRunning(PlanRunningException e) {
+        ProblemDetail p = Problems.PLAN_RUNNING.detail(e.getMessage(), "plan");
+        p.setProperty("plan", e.planId());
+        p.setProperty("planState", e.planState());
         return p;
     }
 
