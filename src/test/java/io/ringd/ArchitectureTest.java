@@ -22,7 +22,7 @@ import io.ringd.client.RingClientMetrics;
  * The shape of the code (docs/architecture.md): a plain-Java ring library
  * and a Java client that ships alone with it and the wire forms both sides
  * read and write (no Spring, Micrometer optional);
- * features (lookup, membership, placement, admin, metrics, load, watch, page, warmup) that own their
+ * features (lookup, membership, placement, admin, metrics, load, watch, page, warmup, follow, plan) that own their
  * requests, answers and checks and never reach into one another; shared
  * web plumbing that knows no feature, with its problem handling beneath
  * it; the service core (state, store) that
@@ -33,7 +33,7 @@ class ArchitectureTest {
 
     static final String[] FEATURES = {"io.ringd.lookup..", "io.ringd.membership..", "io.ringd.placement..",
             "io.ringd.admin..", "io.ringd.metrics..", "io.ringd.load..", "io.ringd.watch..", "io.ringd.page..",
-            "io.ringd.warmup..", "io.ringd.follow.."};
+            "io.ringd.warmup..", "io.ringd.follow..", "io.ringd.plan.."};
 
     /** Every package of the service, the library and the client: FEATURES, the shared ones and the root. */
     static final String[] SHARED = {"io.ringd", "io.ringd.ring..", "io.ringd.client..", "io.ringd.state..",
@@ -83,7 +83,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule featuresDoNotImportEachOther = slices()
-            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch|page|warmup|follow)..")
+            .matching("io.ringd.(lookup|membership|placement|admin|metrics|load|watch|page|warmup|follow|plan)..")
             .should().notDependOnEachOther()
             .because("a feature is changed without reading another; what two share lives in web or state");
 
