@@ -160,8 +160,23 @@ public abstract class RealServerTest {
         assertThat(snap()).as("a refused or empty change must leave the ring exactly as it was").isEqualTo(before);
     }
 
-    /** Back to an empty md5/128 ring: settings first, then every node removed with one batch. */
+    /**
+     * Aborts the running or paused plan of the ring under {@code prefix} ("" or "/rings/name"), if any
+     * (docs/ring.md section 24): while one holds a ring its other writes are refused.
+     */
+    protected void endPlans(String prefix) {
+        for (JsonNode p : getJson(prefix + "/plans").get("plans")) {
+            String state = p.get("state").asString();
+            if (state.equals("running") || state.equals("paused")) {
+                Response r = admin().post(prefix + "/plans/" + p.get("id").asString() + "/abort");
+                assertThat(r.statusCode()).as("abort plan: %s", r.asString()).isIn(200, 409);
+            }
+        }
+    }
+
+    /** Back to an empty md5/128 ring: any plan ended, settings first, then every node removed with one batch. */
     protected void reset() {
+        endPlans("");
         Response s = adminJson("{\"hash\":\"md5\",\"vnodesPerWeight\":128,\"algorithm\":\"ring\","
                 + "\"maglevTableSize\":65537}").put("/settings");
         assertThat(s.statusCode()).as("reset settings: %s", s.asString()).isEqualTo(200);
