@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Gauge;
@@ -31,7 +32,7 @@ import io.ringd.wire.PlanJson;
  * instance drives.
  */
 @Component
-class PlansParts implements RingPart, DisposableBean {
+class PlansParts implements RingPart, DisposableBean, SmartLifecycle {
 
     private final PlansProperties props;
     private final RingStores stores;
@@ -122,6 +123,25 @@ class PlansParts implements RingPart, DisposableBean {
         if (meters != null) {
             h.meters().forEach(meters::remove);
         }
+    }
+
+    private volatile boolean running;
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /** Stops driving at shutdown, before the rings close their stores (lifecycles stop before beans go). */
+    @Override
+    public void stop() {
+        running = false;
+        destroy();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
     }
 
     @Override
