@@ -258,4 +258,29 @@ class GuardApiTest extends RealServerTest {
                 .put("/nodes/g-e").statusCode()).isEqualTo(401);
         assertUnchanged(before);
     }
+
+    @Test
+    void aPlansSteps_areNeverRefused_evenOverTheGuard() throws Exception {
+        // the first node of an empty ring moves everything: a step over any budget, and over the guard
+        Response made = adminJson("{\"name\":\"" + RING + "\"}").post("/rings");
+        assertThat(made.statusCode()).as(made.asString()).isEqualTo(201);
+        String prefix = "/rings/" + RING;
+        assertThat(assertProblem(adminJson("{\"weight\":1}").put(prefix + "/nodes/p-a"), 409, "force")
+                .get("movedShare").asDouble()).isEqualTo(1.0);
+        Response plan = adminJson("{\"changes\":" + changesOf("p-a:1", "p-b:1", "p-c:1") + ",\"maxMovedShare\":0.2}")
+                .post(prefix + "/plans");
+        assertThat(plan.statusCode()).as(plan.asString()).isEqualTo(201);
+        JsonNode p = json(plan);
+        assertThat(p.get("steps").get(0).get("overBudget").asBoolean()).isTrue();
+        assertThat(p.get("movedShare").asDouble()).as("the direct change is over the guard").isGreaterThan(LIMIT);
+        String id = p.get("id").asString();
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        JsonNode now = getJson(prefix + "/plans/" + id);
+        while (!now.get("state").asString().equals("done") && System.nanoTime() < end) {
+            Thread.sleep(20);
+            now = getJson(prefix + "/plans/" + id);
+        }
+        assertThat(now.get("state").asString()).as("%s", now).isEqualTo("done");
+        assertThat(getJson(prefix + "/nodes").get("nodes")).hasSize(3);
+    }
 }
