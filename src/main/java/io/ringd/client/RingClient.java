@@ -97,17 +97,36 @@ public final class RingClient implements AutoCloseable {
      * it reports verified rings only, the latest, and nothing while none is
      * held (gone). recordLatency counts into the reporter's window of the
      * node if the ring held has it, and does nothing otherwise.
+     *
+     * Plan steps (docs/ring.md section 24). A change event may name the
+     * planned change its version is a step of; RingMessages reads that mark
+     * leniently (a mark that is not a plan step is none: it only describes
+     * the version, and never makes the client reload). publish hands it to
+     * each listener once, in a RingUpdate, through Listener.ringUpdated,
+     * whose default calls ringChanged: listeners written before it see
+     * nothing new. A ring loaded whole has no mark to read (GET /ring and the
+     * snapshot event carry none), so its update says WHOLE with no step,
+     * rather than "no plan".
      */
 
     private static final System.Logger LOG = System.getLogger(RingClient.class.getName());
 
-    /** Told of each new verified ring. */
+    /**
+     * Told of each new verified ring. Implement {@link #ringChanged} (a
+     * lambda) for the rings alone, or {@link #ringUpdated} for how each came
+     * too: its commit time, whether it was applied as a change or loaded
+     * whole, and the step of a planned change it is (docs/ring.md section
+     * 24); {@link #onUpdate} makes a listener of the latter from a lambda.
+     */
     @FunctionalInterface
     public interface Listener {
         /**
          * Called on the client's thread after {@code current} became the ring
          * the client answers from; {@code HashRing.diff(previous, current)}
-         * says what moved. Keep it short: the next change waits for it.
+         * says what moved. Keep it short: the next change waits for it. The
+         * client calls {@link #ringUpdated}, whose default calls this; a
+         * listener that overrides {@code ringUpdated} is not called here
+         * unless it calls this itself.
          *
          * @param previous the ring answered from before, or {@code null} for the first one
          * @param current  the new ring
@@ -115,10 +134,53 @@ public final class RingClient implements AutoCloseable {
         void ringChanged(HashRing previous, HashRing current);
 
         /**
+         * Called on the client's thread, once for each verified ring, in the
+         * order the client answers from them, after {@code update.current()}
+         * became the ring the client answers from: the one callback per ring
+         * the client makes. Its default calls {@link #ringChanged}. Override
+         * it to learn how the ring came (a change or a whole load), when it
+         * was committed, and the plan step it is:
+         *
+         * <pre>{@code
+         * client.addListener(RingClient.Listener.onUpdate(u -> {
+         *     if (u.planStep() != null) {
+         *         log.info("{} applied at version {}", u.planStep(), u.version()); // plan 3f9a.. step 2 of 4 ...
+         *     }
+         * }));
+         * }</pre>
+         *
+         * Keep it short: the next change waits for it.
+         *
+         * @param update the rings before and now, and how the client got the new one
+         */
+        default void ringUpdated(RingUpdate update) {
+            ringChanged(update.previous(), update.current());
+        }
+
+        /**
+         * A listener that hands each {@link RingUpdate} to {@code action} (and does nothing when the ring is
+         * gone).
+         */
+        static Listener onUpdate(Consumer<RingUpdate> action) {
+            Objects.requireNonNull(action, "action");
+            return new Listener() {
+                @Override
+                public void ringChanged(HashRing previous, HashRing current) {
+                    // not called: ringUpdated is
+                }
+
+                @Override
+                public void ringUpdated(RingUpdate update) {
+                    action.accept(update);
+                }
+            };
+        }
+
+        /**
          * Called on the client's thread, once, when the server turns out not
          * to have the client's ring (docs/ring.md section 22): deleted, or never
          * made. From then on lookups throw {@link RingGoneException}; if a ring
-         * of that name is made (again), {@link #ringChanged} is told of it as of
+         * of that name is made (again), {@link #ringUpdated} is told of it as of
          * a first ring ({@code previous} null). Does nothing unless overridden.
          *
          * @param ringName the name of the ring
@@ -530,8 +592,12 @@ public final class RingClient implements AutoCloseable {
         }
     }
 
-    /** Makes {@code ring} (verified) the one answered from, and tells the listeners. */
-    void publish(HashRing ring, Instant committedAt, String incarnation) {
+    /**
+     * Makes {@code ring} (verified) the one answered from, and tells the listeners how it came:
+     * {@code planStep} is null for a ring loaded whole ({@code source} WHOLE).
+     */
+    void publish(HashRing ring, Instant committedAt, String incarnation, RingUpdate.Source source,
+            PlanStep planStep) {
         Listener[] told = listeners.toArray(new Listener[0]); // those added from now on see the next ring
         if (reporter != null) {
             reporter.members(ring); // before it is held: a caller that sees it records latency to its nodes
@@ -549,10 +615,11 @@ public final class RingClient implements AutoCloseable {
         if (reporter != null) {
             reporter.verified();
         }
-        HashRing before = previous == null ? null : previous.ring();
+        RingUpdate update = new RingUpdate(previous == null ? null : previous.ring(), ring, committedAt, source,
+                planStep);
         for (Listener l : told) {
             try {
-                l.ringChanged(before, ring);
+                l.ringUpdated(update);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "ringd client " + baseUrl + ": a listener failed at version " + ring.version(), e);
             }

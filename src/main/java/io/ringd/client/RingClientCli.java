@@ -29,8 +29,9 @@ import io.ringd.ring.RingException;
  * {@code --distinct-zones} makes the preference lists zone-aware;
  * {@code --timeout S} bounds each wait (default 30 s; exit status 1 when it
  * runs out, or at once when the server has no ring of that name); {@code --watch} prints one
- * {@code version} line per verified ring instead, and {@code gone ring <name>} when the ring is
- * deleted, until the input ends. As every client, it reports to the server as a follower
+ * {@code version} line per verified ring instead, a version that is a step of a planned change
+ * (docs/ring.md section 24) followed by {@code plan <id> step <k> of <n>}, and
+ * {@code gone ring <name>} when the ring is deleted, until the input ends. As every client, it reports to the server as a follower
  * (docs/ring.md section 23) and says as whom on standard error at start,
  * {@code follower <id>}: {@code --follower-id ID} names it (default: host, process id and a
  * random suffix), {@code --no-reports} turns reports off.
@@ -101,7 +102,14 @@ public final class RingClientCli {
             builder.listener(new RingClient.Listener() {
                 @Override
                 public void ringChanged(HashRing previous, HashRing current) {
-                    printVersion(out, current, name);
+                    // not called: ringUpdated is
+                }
+
+                @Override
+                public void ringUpdated(RingUpdate update) {
+                    PlanStep step = update.planStep();
+                    out.println(versionLine(update.current(), name) + (step == null ? ""
+                            : " plan " + step.id() + " step " + step.step() + " of " + step.of()));
                 }
 
                 @Override
@@ -150,7 +158,11 @@ public final class RingClientCli {
     }
 
     private static void printVersion(PrintStream out, HashRing ring, String name) {
-        out.println("version " + ring.version() + " " + ring.fingerprint() + " ring " + name);
+        out.println(versionLine(ring, name));
+    }
+
+    private static String versionLine(HashRing ring, String name) {
+        return "version " + ring.version() + " " + ring.fingerprint() + " ring " + name;
     }
 
     private static int usage(PrintStream err, String problem) {

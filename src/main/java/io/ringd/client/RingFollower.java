@@ -213,7 +213,7 @@ final class RingFollower implements Runnable {
     /** Publishes a ring fetched whole, unless it is the one held, of the same incarnation. */
     private void adopt(RingClient.Held held, HashRing ring, Instant committedAt, String incarnation) {
         if (held == null || !same(held.ring(), ring) || !Objects.equals(held.incarnation(), incarnation)) {
-            client.publish(ring, committedAt, incarnation);
+            client.publish(ring, committedAt, incarnation, RingUpdate.Source.WHOLE, null);
         }
     }
 
@@ -431,7 +431,8 @@ final class RingFollower implements Runnable {
             mismatch(m);
             return m.getMessage();
         }
-        client.publish(next, c.committedAt(), c.incarnation() != null ? c.incarnation() : held.incarnation());
+        client.publish(next, c.committedAt(), c.incarnation() != null ? c.incarnation() : held.incarnation(),
+                RingUpdate.Source.CHANGE, c.plan());
         if (c.committedAt() != null) {
             Duration lag = Duration.between(c.committedAt(), Instant.now());
             client.lag(lag.isNegative() ? Duration.ZERO : lag);

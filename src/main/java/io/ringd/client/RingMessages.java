@@ -12,24 +12,43 @@ import io.ringd.ring.RingConfig;
 import io.ringd.wire.ChangeEventJson;
 import io.ringd.wire.ChangeJson;
 import io.ringd.wire.NodeJson;
+import io.ringd.wire.PlanMarkJson;
 import io.ringd.wire.RingJson;
 import io.ringd.wire.SettingsJson;
 import io.ringd.wire.WireException;
 import io.ringd.wire.WireJson;
 import io.ringd.wire.WireTime;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.exc.InvalidTypeIdException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 /**
  * The server's answers a client reads (docs/ring.md sections 17 and 20): the
  * {@code GET /ring} body, which is also the data of a {@code snapshot}
  * event, and the data of a {@code change} event, read as their wire forms
  * ({@link RingJson}, {@link ChangeEventJson}). Reading is strict about
- * what building the ring needs and ignores fields it does not use.
+ * what building the ring needs and ignores fields it does not use. What only
+ * describes a version is read leniently: an unreadable {@code committedAt} is
+ * no time, and a {@code plan} mark (docs/ring.md section 24) that is not an
+ * object with a non-empty string {@code id} and integers
+ * {@code 1 <= step <= of} is no plan step, so a server that sends something
+ * else there never stops the client from following the ring.
  */
 final class RingMessages {
+
+    private static final System.Logger LOG = System.getLogger(RingClient.class.getName());
+
+    /** The lenient wire mapper, a {@code plan} mark read by {@link LenientPlanMark}. */
+    private static final JsonMapper JSON = WireJson.lenient().rebuild()
+            .addModule(new SimpleModule("ringd-client-plan-mark").addDeserializer(PlanMarkJson.class,
+                    new LenientPlanMark()))
+            .build();
 
     private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern INCARNATION = Pattern.compile("[0-9a-f]{16}");
@@ -72,9 +91,12 @@ final class RingMessages {
         }
     }
 
-    /** The data of a {@code change} event: what turns version - 1 into version, in the ring {@code incarnation}. */
+    /**
+     * The data of a {@code change} event: what turns version - 1 into version, in the ring {@code incarnation};
+     * {@code plan} is the plan step the version is, or null.
+     */
     record ChangeEvent(long version, Instant committedAt, String fingerprint, List<Change> changes,
-            SettingsJson settings, String incarnation) {
+            SettingsJson settings, String incarnation, PlanStep plan) {
 
         /**
          * {@code previous} (at {@code version - 1}) with these changes and
@@ -123,8 +145,50 @@ final class RingMessages {
     static ChangeEvent change(String json) throws BadMessage {
         ChangeEventJson c = parse(json, ChangeEventJson.class);
         List<Change> changes = each(required(c.changes(), "changes"), "changes", ChangeJson::toChange);
-        return new ChangeEvent(version(c.version()), WireTime.parseOrNull(c.committedAt()),
-                fingerprint(c.fingerprint()), List.copyOf(changes), c.settings(), incarnation(c.incarnation()));
+        long version = version(c.version());
+        return new ChangeEvent(version, WireTime.parseOrNull(c.committedAt()), fingerprint(c.fingerprint()),
+                List.copyOf(changes), c.settings(), incarnation(c.incarnation()), planStep(c.plan(), version));
+    }
+
+    /** The plan step a mark names, or null when there is none or it is not one (logged at DEBUG). */
+    static PlanStep planStep(PlanMarkJson m, long version) {
+        if (m == null) {
+            return null;
+        }
+        if (m.id() == null || m.id().isEmpty() || m.step() == null || m.of() == null || m.step() < 1
+                || m.step() > m.of()) {
+            LOG.log(System.Logger.Level.DEBUG, "ringd client: the plan mark of version {0} is not a plan step, "
+                    + "ignored: id {1}, step {2} of {3}", version, m.id() == null ? null : abbreviate(m.id()),
+                    m.step(), m.of());
+            return null;
+        }
+        return new PlanStep(m.id(), m.step(), m.of());
+    }
+
+    /**
+     * Reads a {@code plan} mark without ever failing the event: its {@code id} if a string, its {@code step}
+     * and {@code of} if integers that fit an int, each null otherwise; and an empty mark (all null) for
+     * anything that is not an object, so {@link #planStep} ignores it.
+     */
+    private static final class LenientPlanMark extends ValueDeserializer<PlanMarkJson> {
+        @Override
+        public PlanMarkJson deserialize(JsonParser p, DeserializationContext ctxt) {
+            JsonNode n = ctxt.readTree(p);
+            if (n == null || !n.isObject()) {
+                return new PlanMarkJson(null, null, null);
+            }
+            JsonNode id = n.get("id");
+            return new PlanMarkJson(id != null && id.isString() ? id.asString() : null, integer(n.get("step")),
+                    integer(n.get("of")));
+        }
+
+        private static Integer integer(JsonNode v) {
+            return v != null && v.isIntegralNumber() && v.canConvertToInt() ? v.intValue() : null;
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 
     /**
@@ -160,7 +224,7 @@ final class RingMessages {
             throw new BadMessage("not a JSON object");
         }
         try {
-            return WireJson.lenient().readValue(json, form);
+            return JSON.readValue(json, form);
         } catch (StreamReadException e) {
             throw new BadMessage("not JSON: " + e.getOriginalMessage(), e);
         } catch (InvalidTypeIdException e) {

@@ -139,6 +139,59 @@ class RingMessagesTest {
     }
 
     @Test
+    void aChangesPlanMark_isItsPlanStep_andNoneWithoutOne() throws BadMessage {
+        HashRing v1 = ring(1, Node.of("a", 1));
+        HashRing v2 = ring(2, Node.of("a", 1), Node.of("b", 0.5));
+        String head = "{\"version\":2,\"fingerprint\":\"" + v2.fingerprint()
+                + "\",\"changes\":[{\"op\":\"put\",\"id\":\"b\",\"weight\":0.5}]";
+        ChangeEvent step = RingMessages.change(head + ",\"plan\":{\"id\":\"3f9a2c01b7d4\",\"step\":2,\"of\":5}}");
+        assertThat(step.plan()).isEqualTo(new PlanStep("3f9a2c01b7d4", 2, 5));
+        assertThat(step.plan()).hasToString("plan 3f9a2c01b7d4 step 2 of 5");
+        assertThat(step.applyTo(v1).fingerprint()).isEqualTo(v2.fingerprint());
+        ChangeEvent last = RingMessages.change(head + ",\"plan\":{\"of\":3,\"step\":3,\"id\":\"p\",\"more\":[1]}}");
+        assertThat(last.plan()).isEqualTo(new PlanStep("p", 3, 3));
+        assertThat(last.plan().isLast()).isTrue();
+        assertThat(last.plan().isFirst()).isFalse();
+
+        assertThat(RingMessages.change(head + "}").plan()).as("no field: no plan's step").isNull();
+        assertThat(RingMessages.change(head + ",\"plan\":null}").plan()).isNull();
+    }
+
+    @Test
+    void aPlanMarkThatIsNotAPlanStep_isIgnored_andTheChangeStillApplies() throws BadMessage {
+        HashRing v1 = ring(1, Node.of("a", 1));
+        HashRing v2 = ring(2, Node.of("a", 1), Node.of("b", 0.5));
+        String head = "{\"version\":2,\"fingerprint\":\"" + v2.fingerprint()
+                + "\",\"changes\":[{\"op\":\"put\",\"id\":\"b\",\"weight\":0.5}],\"plan\":";
+        List<String> notSteps = List.of("\"3f9a2c01b7d4\"", "7", "true", "[]", "[{\"id\":\"p\",\"step\":1,\"of\":2}]",
+                "{}", "{\"id\":\"p\",\"step\":1}", "{\"step\":1,\"of\":2}", "{\"id\":null,\"step\":1,\"of\":2}",
+                "{\"id\":\"\",\"step\":1,\"of\":2}", "{\"id\":7,\"step\":1,\"of\":2}",
+                "{\"id\":{\"x\":1},\"step\":1,\"of\":2}", "{\"id\":\"p\",\"step\":\"1\",\"of\":2}",
+                "{\"id\":\"p\",\"step\":1.5,\"of\":2}", "{\"id\":\"p\",\"step\":1.0,\"of\":2}",
+                "{\"id\":\"p\",\"step\":0,\"of\":2}", "{\"id\":\"p\",\"step\":-1,\"of\":2}",
+                "{\"id\":\"p\",\"step\":3,\"of\":2}", "{\"id\":\"p\",\"step\":1,\"of\":4294967297}",
+                "{\"id\":\"p\",\"step\":1,\"of\":null}", "{\"id\":\"p\",\"step\":true,\"of\":2}");
+        for (String plan : notSteps) {
+            ChangeEvent c = RingMessages.change(head + plan + "}");
+            assertThat(c.plan()).as(plan).isNull();
+            assertThat(c.version()).isEqualTo(2);
+            assertThat(c.applyTo(v1).fingerprint()).as(plan).isEqualTo(v2.fingerprint());
+        }
+        assertThatThrownBy(() -> RingMessages.change(head + "{\"id\":\"p\"")).as("still JSON, or not read at all")
+                .isInstanceOf(BadMessage.class).hasMessageContaining("not JSON");
+    }
+
+    @Test
+    void aPlanStep_checksItsParts() {
+        assertThatThrownBy(() -> new PlanStep("", 1, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PlanStep(null, 1, 1)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new PlanStep("p", 0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[1, 1]: 0");
+        assertThatThrownBy(() -> new PlanStep("p", 3, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new PlanStep("p", 1, 1).isFirst()).isTrue();
+    }
+
+    @Test
     void aChangeTheRingCannotTake_isABadMessage() throws BadMessage {
         HashRing v1 = ring(1, Node.of("a", 1));
         ChangeEvent removesAbsent = RingMessages.change("{\"version\":2,\"fingerprint\":\"" + v1.fingerprint()

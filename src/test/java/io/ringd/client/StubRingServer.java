@@ -32,6 +32,7 @@ import io.ringd.ring.KeyHashes;
 import io.ringd.ring.Node;
 import io.ringd.ring.RingConfig;
 import io.ringd.wire.ChangeEventJson;
+import io.ringd.wire.PlanMarkJson;
 import io.ringd.wire.RingJson;
 import io.ringd.wire.SettingsJson;
 import io.ringd.wire.WireJson;
@@ -163,6 +164,11 @@ final class StubRingServer implements AutoCloseable {
 
     /** Commits one version: these changes and (if not null) these settings; sends its change event. */
     synchronized Version commit(List<Change> changes, SettingsJson settings) {
+        return commit(changes, settings, null);
+    }
+
+    /** As {@link #commit(List, SettingsJson)}, the version marked as the step {@code plan} of a planned change. */
+    synchronized Version commit(List<Change> changes, SettingsJson settings, PlanMarkJson plan) {
         Version cur = current();
         HashRing next = changes.isEmpty() ? cur.ring() : cur.ring().apply(changes);
         SettingsJson s = settings == null ? cur.settings() : settings;
@@ -170,7 +176,7 @@ final class StubRingServer implements AutoCloseable {
         next = HashRing.of(s.toConfig(), cur.version() + 1, next.nodes());
         Instant at = now();
         ChangeEventJson data = ChangeEventJson.of(next.version(), incarnation, WireTime.format(at), next.fingerprint(),
-                changes, settings);
+                changes, settings, plan);
         Version v = new Version(next, s, at, JSON.writeValueAsString(data));
         history.add(v);
         if (skipNextEvent) {

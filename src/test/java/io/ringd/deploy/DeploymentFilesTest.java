@@ -59,7 +59,10 @@ class DeploymentFilesTest {
             "Followers by state",
             "Diverged followers",
             "Converged share",
-            "Follower apply time p50 and p99");
+            "Follower apply time p50 and p99",
+            "Plan step of steps",
+            "Plan state",
+            "Plan gate wait");
 
     static final List<String> REQUIRED_ALERTS = List.of(
             "RingdDown",
@@ -72,7 +75,9 @@ class DeploymentFilesTest {
             "RingdStoreNotWritable",
             "RingdInstanceLagging",
             "RingdFollowersDiverged",
-            "RingdFollowersNotConverged");
+            "RingdFollowersNotConverged",
+            "RingdPlanPausedOnGate",
+            "RingdPlanFailed");
 
     /** The metrics the service promises (docs/deployment.md lists them). */
     static final Set<String> CONTRACT_METRICS = Set.of(
@@ -92,7 +97,9 @@ class DeploymentFilesTest {
             "ringd_store_apply_seconds_max", "ringd_store_apply_seconds_bucket",
             "ringd_followers", "ringd_followers_converged_share",
             "ringd_follower_apply_seconds_count", "ringd_follower_apply_seconds_sum",
-            "ringd_follower_apply_seconds_max", "ringd_follower_apply_seconds_bucket");
+            "ringd_follower_apply_seconds_max", "ringd_follower_apply_seconds_bucket",
+            "ringd_plan_step", "ringd_plan_steps", "ringd_plan_state", "ringd_plan_gate_wait_seconds",
+            "ringd_plan_paused_on_gate");
 
     static final Set<String> PANEL_TYPES = Set.of("timeseries", "stat", "table", "piechart", "state-timeline", "row");
 
@@ -240,7 +247,7 @@ class DeploymentFilesTest {
         }
         assertThat(ringAlerts).contains("RingdFingerprintMismatch", "RingdRoutedShareSkew", "RingdStoreNotWritable",
                 "RingdInstanceLagging", "RingdStaleClients", "RingdClientVersionLagHigh", "RingdRingEmpty",
-                "RingdFollowersDiverged", "RingdFollowersNotConverged");
+                "RingdFollowersDiverged", "RingdFollowersNotConverged", "RingdPlanPausedOnGate", "RingdPlanFailed");
     }
 
     /** The panels that compare the instances sharing one ring show one series per instance. */
@@ -295,8 +302,7 @@ class DeploymentFilesTest {
         for (String title : titles) {
             assertThat(panels.get(title).path("gridPos").path("y").asInt()).as("%s under the row", title).isEqualTo(rowY + 1);
         }
-        assertThat(top).as("the row last, so it holds just these panels").allSatisfy(p -> assertThat(
-                p.path("gridPos").path("y").asInt() <= rowY || titles.contains(p.path("title").stringValue(""))).isTrue());
+        assertRowHoldsJust(top, row, titles);
 
         JsonNode byState = panels.get("Followers by state");
         assertThat(exprs(byState)).containsExactly("max by (state) (ringd_followers{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"})");
@@ -327,6 +333,70 @@ class DeploymentFilesTest {
                 "histogram_quantile(0.5, sum by (le) (rate(ringd_follower_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))",
                 "histogram_quantile(0.99, sum by (le) (rate(ringd_follower_apply_seconds_bucket{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}[$__rate_interval])))");
         assertThat(apply.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("s");
+    }
+
+    /**
+     * The row "Plans", last: the ring's newest planned change (docs/ring.md section 24), its step
+     * climbing to its steps, its state over time with the pause on the gate beside it, and how long it
+     * has waited for its gate, each the max over the instances (they export one plan; only the one
+     * that drives it times the gate).
+     */
+    @Test
+    void dashboardShowsThePlansOfTheRingInARowOfTheirOwn() {
+        List<JsonNode> top = new ArrayList<>();
+        DeployAssets.dashboard().path("panels").forEach(top::add);
+        JsonNode row = top.stream().filter(p -> p.path("type").stringValue("").equals("row")
+                && p.path("title").stringValue("").equals("Plans")).findFirst().orElseThrow(() -> new AssertionError("row Plans"));
+        assertThat(row.path("collapsed").asBoolean()).isFalse();
+        int rowY = row.path("gridPos").path("y").asInt();
+        Map<String, JsonNode> panels = panelsByTitle();
+        List<String> titles = List.of("Plan step of steps", "Plan state", "Plan gate wait");
+        for (String title : titles) {
+            assertThat(panels.get(title).path("gridPos").path("y").asInt()).as("%s under the row", title).isEqualTo(rowY + 1);
+        }
+        assertRowHoldsJust(top, row, titles);
+        String selector = "{job=\"ringd\", ring=\"$ring\", instance=~\"$instance\"}";
+
+        JsonNode steps = panels.get("Plan step of steps");
+        assertThat(exprs(steps)).containsExactly("max(ringd_plan_step" + selector + ")", "max(ringd_plan_steps" + selector + ")");
+        assertThat(legends(steps)).containsExactly("step", "steps");
+        assertThat(steps.path("fieldConfig").path("defaults").path("decimals").asInt(-1)).isZero();
+
+        JsonNode state = panels.get("Plan state");
+        assertThat(state.path("type").stringValue("")).isEqualTo("state-timeline");
+        assertThat(exprs(state)).containsExactly("max by (state) (ringd_plan_state" + selector + ")",
+                "max(ringd_plan_paused_on_gate" + selector + ")");
+        assertThat(legends(state)).containsExactly("{{state}}", "paused on gate");
+        Map<String, String> shownAs = new LinkedHashMap<>();
+        for (JsonNode o : state.path("fieldConfig").path("overrides")) {
+            for (JsonNode property : o.path("properties")) {
+                if (property.path("id").stringValue("").equals("mappings")) {
+                    JsonNode options = property.path("value").get(0).path("options");
+                    assertThat(options.path("0").path("color").stringValue("")).as("0 shows nothing").isEqualTo("transparent");
+                    shownAs.put(o.path("matcher").path("options").stringValue(""), options.path("1").path("text").stringValue(""));
+                }
+            }
+        }
+        assertThat(shownAs).as("a row for each state, named").containsEntry("running", "running")
+                .containsEntry("paused", "paused").containsEntry("done", "done").containsEntry("aborted", "aborted")
+                .containsEntry("failed", "failed").containsKey("paused on gate").hasSize(6);
+
+        JsonNode wait = panels.get("Plan gate wait");
+        assertThat(exprs(wait)).containsExactly("max(ringd_plan_gate_wait_seconds" + selector + ")");
+        assertThat(wait.path("fieldConfig").path("defaults").path("unit").stringValue("")).isEqualTo("s");
+    }
+
+    /** {@code row} holds exactly the panels {@code titles}: they lie between it and the next row (or the end). */
+    private static void assertRowHoldsJust(List<JsonNode> top, JsonNode row, List<String> titles) {
+        int rowY = row.path("gridPos").path("y").asInt();
+        int next = top.stream().filter(p -> p.path("type").stringValue("").equals("row"))
+                .mapToInt(p -> p.path("gridPos").path("y").asInt()).filter(y -> y > rowY).min().orElse(Integer.MAX_VALUE);
+        for (JsonNode p : top) {
+            int y = p.path("gridPos").path("y").asInt();
+            String title = p.path("title").stringValue("");
+            assertThat(y > rowY && y < next).as("\"%s\" under the row \"%s\"", title, row.path("title").stringValue(""))
+                    .isEqualTo(titles.contains(title));
+        }
     }
 
     /** Both stacks provision Grafana the same way, from the same files. */
@@ -407,6 +477,34 @@ class DeploymentFilesTest {
         assertThat(exprs.get("RingdFollowersNotConverged")).contains("max by (ring) (ringd_followers_converged_share{")
                 .endsWith("< 0.9");
         assertThat(alerts.get("RingdFollowersNotConverged").get("for")).isEqualTo("10m");
+        assertThat(exprs.get("RingdPlanPausedOnGate")).isEqualTo("max by (ring) (ringd_plan_paused_on_gate{job=\"ringd\"}) == 1");
+        assertThat(alerts.get("RingdPlanPausedOnGate").get("for")).isEqualTo("2m");
+        assertThat(String.valueOf(map(alerts.get("RingdPlanPausedOnGate"), "annotations").get("description")))
+                .contains("GET /rings/{{ $labels.ring }}/followers?state=behind")
+                .contains("POST /rings/{{ $labels.ring }}/plans/<id>/resume")
+                .contains("POST /rings/{{ $labels.ring }}/plans/<id>/abort");
+        assertThat(exprs.get("RingdPlanFailed")).contains("max by (ring) (ringd_plan_state{job=\"ringd\", state=\"failed\"}) == 1")
+                .contains("unless on (ring)").contains("min_over_time(");
+        assertThat(String.valueOf(map(alerts.get("RingdPlanFailed"), "annotations").get("description")))
+                .contains("GET /rings/{{ $labels.ring }}/plans");
+    }
+
+    /**
+     * Every instance sharing a store exports the same newest plan of a ring: what reads the plan
+     * gauges (alerts and panels) takes the max over the instances, never the sum, which would add
+     * up steps and states once per instance.
+     */
+    @Test
+    void plansAreReadOnceHoweverManyInstancesExportThem() {
+        Pattern planGauge = Pattern.compile("ringd_plan_");
+        List<String> queries = new ArrayList<>(DeployAssets.dashboardQueries());
+        queries.addAll(DeployAssets.ruleExpressions().values());
+        List<String> reading = queries.stream().filter(q -> planGauge.matcher(q).find()).toList();
+        assertThat(reading).hasSizeGreaterThanOrEqualTo(7);
+        for (String query : reading) {
+            assertThat(query).as("a plan gauge summed over the instances").doesNotContainPattern("\\b(sum|count|avg)\\b")
+                    .contains("max");
+        }
     }
 
     /**
