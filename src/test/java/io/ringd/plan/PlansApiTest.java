@@ -357,6 +357,79 @@ class PlansApiTest extends RealServerTest {
         }
     }
 
+    /**
+     * Seeded ({@code -Dringd.seed=N}, printed, in every assertion message): random rings (every placement and hash), random changes and budgets, each plan run
+     * through the server to the end. Every step moves what its diff says, at most the budget unless
+     * it is over budget; the last reaches the direct change's ring; for one node's change under
+     * algorithm=ring the steps' moved counts add up to the direct change's.
+     */
+    @Test
+    void randomPlans_keepTheirBudget_reachTheTarget_andOneNodeRingPlansMoveNothingTwice() throws Exception {
+        String given = System.getProperty("ringd.seed");
+        long seed = given == null || given.isBlank() ? 20_261_204L : Long.parseLong(given.trim());
+        System.out.println("randomPlans: seed " + seed + " (replay with -Dringd.seed=" + seed + ")");
+        java.util.Random random = new java.util.Random(seed);
+        String[][] placements = {{"md5", "ring"}, {"murmur3", "ring"}, {"sha256", "ring"}, {"ketama", "ring"},
+                {"md5", "maglev"}};
+        for (int round = 0; round < 8; round++) {
+            String[] placement = placements[round % placements.length];
+            String at = "seed " + seed + ", round " + round + " (" + placement[0] + "/" + placement[1] + ")";
+            deleteNamedRings();
+            Response made = adminJson("{\"name\":\"" + RING + "\",\"settings\":{\"hash\":\"" + placement[0]
+                    + "\",\"algorithm\":\"" + placement[1] + "\",\"vnodesPerWeight\":" + (16 << random.nextInt(4))
+                    + (placement[1].equals("maglev") ? ",\"maglevTableSize\":5003" : "") + "}}").post("/rings");
+            assertThat(made.statusCode()).as(at + ": " + made.asString()).isEqualTo(201);
+            int nodes = 3 + random.nextInt(12);
+            String[] specs = new String[nodes];
+            for (int i = 0; i < nodes; i++) {
+                specs[i] = "r" + i + ":" + (1 + random.nextInt(3));
+            }
+            putAllInto(RING, specs);
+            HashRing before = served();
+            boolean oneNode = random.nextBoolean();
+            List<Change> changes = new ArrayList<>();
+            StringBuilder body = new StringBuilder();
+            int kinds = oneNode ? 1 : 2 + random.nextInt(2);
+            for (int c = 0; c < kinds; c++) {
+                int pick = random.nextInt(3);
+                String id = pick == 0 ? "r" + (nodes + c) : "r" + c;
+                double weight = 0.5 + random.nextInt(6) / 2.0;
+                Change change = pick == 1 ? Change.remove(id) : Change.put(Node.of(id, weight));
+                changes.add(change);
+                body.append(c == 0 ? "" : ",").append(pick == 1 ? "{\"op\":\"remove\",\"id\":\"" + id + "\"}"
+                        : "{\"op\":\"put\",\"id\":\"" + id + "\",\"weight\":" + weight + "}");
+            }
+            HashRing target = before.apply(changes);
+            if (target == before) {
+                continue; // a reweight to the same weight: nothing to plan
+            }
+            double budget = 0.01 + random.nextInt(20) / 100.0;
+            Response r = plan("{\"changes\":[" + body + "],\"maxMovedShare\":" + budget + "}");
+            assertThat(r.statusCode()).as(at + ": " + r.asString()).isEqualTo(201);
+            JsonNode done = awaitState(json(r).get("id").asString(), "done", Duration.ofSeconds(60));
+            long base = before.version();
+            int n = done.get("steps").size();
+            long sum = 0;
+            for (int k = 1; k <= n; k++) {
+                JsonNode step = done.get("steps").get(k - 1);
+                JsonNode diff = getJson(P + "/diff?from=" + (base + k - 1) + "&to=" + (base + k)
+                        + "&maxRanges=0&maxFlows=0");
+                assertThat(diff.get("movedShare").asDouble()).as(at + ", step " + k)
+                        .isEqualTo(step.get("movedShare").asDouble());
+                if (!step.get("overBudget").asBoolean()) {
+                    assertThat(step.get("movedShare").asDouble()).as(at + ", step " + k).isLessThanOrEqualTo(budget);
+                }
+                sum += diff.get("movedCount").asLong();
+            }
+            assertThat(ringFingerprint()).as(at).isEqualTo(target.fingerprint());
+            if (oneNode && placement[1].equals("ring") && !placement[0].equals("ketama")) {
+                long direct = getJson(P + "/diff?from=" + base + "&to=" + (base + n) + "&maxRanges=0&maxFlows=0")
+                        .get("movedCount").asLong();
+                assertThat(sum).as(at + ": one node's plan moves nothing twice").isEqualTo(direct);
+            }
+        }
+    }
+
     private void report(String follower, long version, String fingerprint) {
         Response r = api().contentType("application/json")
                 .body("{\"version\":" + version + ",\"fingerprint\":\"" + fingerprint + "\"}")
