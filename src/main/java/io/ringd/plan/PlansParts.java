@@ -39,6 +39,8 @@ class PlansParts implements RingPart, DisposableBean, SmartLifecycle {
     private final MeterRegistry meters;
     private final ScheduledThreadPoolExecutor scheduler;
     private final Map<ServedRing, Held> held = new ConcurrentHashMap<>();
+    /** Whether plans are driven: from the context's start to its stop. */
+    private volatile boolean running;
 
     private record Held(RingPlans plans, ScheduledFuture<?> ticks, List<Meter> meters) {
     }
@@ -81,7 +83,11 @@ class PlansParts implements RingPart, DisposableBean, SmartLifecycle {
                     .register(meters));
         }
         long tick = props.tick().toMillis();
-        ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(plans::tick, tick, tick, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> ticks = scheduler.scheduleWithFixedDelay(() -> {
+            if (running) {
+                plans.tick();
+            }
+        }, tick, tick, TimeUnit.MILLISECONDS);
         held.put(ring, new Held(plans, ticks, registered));
         plans.start();
         return plans;
@@ -125,18 +131,18 @@ class PlansParts implements RingPart, DisposableBean, SmartLifecycle {
         }
     }
 
-    private volatile boolean running;
-
     @Override
     public void start() {
         running = true;
     }
 
-    /** Stops driving at shutdown, before the rings close their stores (lifecycles stop before beans go). */
+    /**
+     * Stops driving: at shutdown, before the rings close their stores (lifecycles stop before beans go), or
+     * while the context is paused; {@link #start()} drives again.
+     */
     @Override
     public void stop() {
         running = false;
-        destroy();
     }
 
     @Override
