@@ -27,8 +27,8 @@ import io.ringd.state.StoreUnavailableException;
  * {@code <ring>/plans}, replaced by compare-and-set on its znode version and
  * followed by every instance through a cache; and the one instance that
  * drives the ring's plans, chosen by Curator's {@link LeaderLatch} at
- * {@code <ring>/plan-driver} (its ephemeral znode goes with a lost session,
- * and another instance takes over).
+ * {@code <path>/plan-drivers/<ring name>} (its ephemeral znode goes with a
+ * lost session, and another instance takes over).
  */
 final class ZooKeeperPlanStore implements PlanStore {
 
@@ -44,10 +44,16 @@ final class ZooKeeperPlanStore implements PlanStore {
     private volatile LeaderLatch latch;
     private volatile boolean closed;
 
-    ZooKeeperPlanStore(CuratorFramework client, String ringPath, String instance) {
+    /**
+     * @param ringPath  the ring's znode, where its plans are kept
+     * @param latchPath where the instances choose the ring's driver: outside the ring's znode, since the
+     *                  latch makes its parents (as containers) when they are missing, which must never make
+     *                  a deleted ring's znode again
+     */
+    ZooKeeperPlanStore(CuratorFramework client, String ringPath, String latchPath, String instance) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = ringPath + "/plans";
-        this.latchPath = ringPath + "/plan-driver";
+        this.latchPath = Objects.requireNonNull(latchPath, "latchPath");
         this.instance = Objects.requireNonNull(instance, "instance");
     }
 

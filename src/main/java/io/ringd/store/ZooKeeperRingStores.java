@@ -326,7 +326,8 @@ public final class ZooKeeperRingStores implements RingStores {
     @Override
     public PlanStore plans(String name) {
         String base = RingNames.DEFAULT.equals(name) ? ZooKeeperRingStore.base(props) : ringPath(name);
-        return new ZooKeeperPlanStore(client, base, boardInstance);
+        return new ZooKeeperPlanStore(client, base, ZooKeeperRingStore.base(props) + "/plan-drivers/" + name,
+                boardInstance);
     }
 
     /** The boards open, closed before the session. */
