@@ -1021,16 +1021,19 @@ class PageBrowserTest extends RealServerTest {
         assertThat(driver.findElement(By.id("route")).isDisplayed()).isTrue();
         screenshot("page-phone.png");
 
-        // the README's screenshot, at a laptop's width: a routed key and a previewed change
-        driver.manage().window().setSize(new Dimension(1280, 1200));
+        // the README's screenshot, at a laptop's width: a routed key and a change previewed as a plan
+        driver.manage().window().setSize(new Dimension(1280, 1560));
         open();
         waitRendered(v);
         driver.findElement(By.id("key")).sendKeys("user/42");
         driver.findElement(By.id("route")).click();
         waitText("ask-answer", "Owning point");
         stage("cache-f", "1", "eu-1c");
+        driver.findElement(By.id("as-plan")).click();
+        type("plan-budget", "4");
+        token(TOKEN);
         driver.findElement(By.id("preview")).click();
-        waitText("change-answer", "Preview against version " + v);
+        waitText("change-answer", "Plan preview against version " + v);
         js.executeScript("window.scrollTo(0, 0)");
         screenshot("page.png");
         assertThat(consoleErrors()).isEmpty();
