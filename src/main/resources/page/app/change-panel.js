@@ -29,11 +29,11 @@ function numberIn(field, low, high, closed = false) {
 function planOptions() {
   const budget = numberIn($('plan-budget'), 0, 100);
   if (budget === null) {
-    return { problem: 'Max moved per step must be a percentage above 0 and at most 100.', field: $('plan-budget') };
+    return { problem: 'Budget per step must be a percentage above 0 and at most 100.', field: $('plan-budget') };
   }
   const interval = numberIn($('plan-interval'), 0, MAX_SECONDS, true);
   if (interval === null) {
-    return { problem: `Min step interval must be 0 to ${MAX_SECONDS} seconds.`, field: $('plan-interval') };
+    return { problem: `Step interval must be 0 to ${MAX_SECONDS} seconds.`, field: $('plan-interval') };
   }
   const options = { maxMovedShare: budget / 100, minStepInterval: `PT${interval}S` };
   const gateField = $('plan-gate-share');

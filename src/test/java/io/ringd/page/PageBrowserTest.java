@@ -714,6 +714,10 @@ class PageBrowserTest extends RealServerTest {
         stage("cache-d", "1", "");
         driver.findElement(By.id("as-plan")).click();
         assertThat(driver.findElement(By.id("apply")).getText()).isEqualTo("Start plan");
+        type("plan-budget", "0");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Budget per step must be a percentage above 0 and at most 100.");
+        assertThat(driver.findElement(By.id("plan-budget")).getDomAttribute("aria-invalid")).isEqualTo("true");
         type("plan-budget", "6");
         type("plan-interval", "3");
         token("");
