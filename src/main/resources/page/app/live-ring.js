@@ -1,11 +1,24 @@
 // What the panels share: the ring as the page knows it. It loads one version of GET /ownership and
 // GET /points, has it drawn, and follows /ring/events so that any other version is loaded within a
 // second. The panels read `version` (the one drawn), ask for `refresh()` after a change of their
-// own, and listen for its events: "drawn" (a version drawn and painted), "stream" (the stream's
+// own, and listen for its events: "version" (the stream named a version: `detail` {version, plan},
+// plan the step it is, or null), "drawn" (a version drawn and painted), "stream" (the stream's
 // state changed: `stream` is connecting, live or lost), "failed" (a load failed: `error`) and
 // "gone" (the ring does not exist: deleted, or never made; nothing is loaded or followed after it).
 
 import { call, isRingGone, onRingGone, query, ringPath } from './api.js';
+
+/** The plan step a change event's version is ({id, step, of}), or null (docs/ring.md section 24). */
+function planOf(e) {
+  if (e.type !== 'change') {
+    return null;
+  }
+  try {
+    return JSON.parse(e.data).plan || null;
+  } catch {
+    return null;
+  }
+}
 
 /** Resolves once the browser has laid out and painted what was just changed. */
 function painted() {
@@ -82,6 +95,7 @@ export class LiveRing extends EventTarget {
     this.source = es;
     const onVersion = (e) => {
       this.retry = 500;
+      this.dispatchEvent(new CustomEvent('version', { detail: { version: Number(e.lastEventId), plan: planOf(e) } }));
       if (Number(e.lastEventId) !== this.version) {
         this.refresh();
       }

@@ -424,9 +424,10 @@ class PageBrowserTest extends RealServerTest {
         open();
         waitRendered(v);
         JavascriptExecutor js = driver;
-        // what a refused weight sends: nothing (the Fleet panel's own reads of /followers left out)
+        // what a refused weight sends: nothing (the Fleet and Plans panels' own reads of /followers and /plans left out)
         js.executeScript("window.requested = []; const f = window.fetch; window.fetch = (...a) => { "
-                + "if (!String(a[0]).includes('/followers')) { window.requested.push(String(a[0])); } return f(...a); };");
+                + "if (!/\\/(followers|plans)$|\\/followers\\?/.test(String(a[0]))) { window.requested.push(String(a[0])); } "
+                + "return f(...a); };");
         WebElement weight = driver.findElement(By.id("node-weight"));
         for (String refused : List.of("10001", "10000.5", "0", "-1", "")) {
             fill("cache-w", refused, "");
@@ -697,6 +698,266 @@ class PageBrowserTest extends RealServerTest {
     }
 
     @Test
+    void aPlanIsStartedFromThePageFollowedPausedResumedAndAnotherAborted() {
+        // a ring of its own (its page at /rings/plans/), so that no other test's ring is held by a plan
+        long v = ringBatch("plans", "cache-a:1", "cache-b:1", "cache-c:1");
+        open("/rings/plans/");
+        waitRendered(v);
+        waitText("plans-status", "No plan has been made for this ring.");
+        assertThat(displayed("plan-current")).isFalse();
+
+        // staged and previewed as a plan: the dry run's steps, nothing started
+        JsonNode dry = json(adminJson("{\"changes\":[{\"op\":\"put\",\"id\":\"cache-d\",\"weight\":1}],"
+                + "\"maxMovedShare\":0.06,\"minStepInterval\":\"PT3S\"}").post("/rings/plans/plans?dryRun=true"));
+        int n = dry.get("steps").size();
+        assertThat(n).as("steps of a join that moves about a quarter, 6%% each: %s", dry).isGreaterThanOrEqualTo(4);
+        stage("cache-d", "1", "");
+        driver.findElement(By.id("as-plan")).click();
+        assertThat(driver.findElement(By.id("apply")).getText()).isEqualTo("Start plan");
+        type("plan-budget", "0");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Budget per step must be a percentage above 0 and at most 100.");
+        assertThat(driver.findElement(By.id("plan-budget")).getDomAttribute("aria-invalid")).isEqualTo("true");
+        type("plan-budget", "6");
+        type("plan-interval", "3");
+        token("");
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Type the Admin token first: a plan's dry run (POST /plans?dryRun=true) is an admin call.");
+        token(TOKEN);
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Plan preview against version " + v + ": nothing started yet.");
+        assertThat(text("change-answer")).contains(n + " steps, each moving at most 6%");
+        List<WebElement> rows = driver.findElements(By.cssSelector("#change-answer table.plan-steps tbody tr.step"));
+        assertThat(rows).hasSize(n);
+        for (int i = 0; i < n; i++) {
+            JsonNode step = dry.get("steps").get(i);
+            assertThat(rows.get(i).getText()).startsWith((i + 1) + " put cache-d ")
+                    .contains(shareText(step.get("movedShare").asDouble()));
+        }
+        assertThat(getJson("/rings/plans/plans").get("plans")).as("a preview starts nothing").isEmpty();
+
+        // started: the Plans panel follows it step by step
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", " started: " + n + " steps from version " + v + ".");
+        String id = getJson("/rings/plans/plans").get("plans").get(0).get("id").asString();
+        assertThat(text("change-answer")).contains("Plan " + id + " started");
+        waitPlanStep(id, 1);
+        assertThat(text("plans-status")).contains("Plan " + id + " is running");
+        assertThat(driver.findElement(By.id("plan-head")).getText()).isEqualTo("Plan " + id + " running");
+        assertThat(text("plan-facts")).contains("at most 6% of the hash space moved per step")
+                .contains("at least 3 s between two steps").contains("Gate\nnone");
+        int seen = waitPlanStep(id, 2); // advancing: step 2 (or later) made, the next one waits
+        assertThat(madeRows()).as("steps shown made").isEqualTo(seen);
+        assertThat(driver.findElement(By.id("plan-progress")).getDomProperty("value")).isEqualTo(Integer.toString(seen));
+        assertThat(driver.findElement(By.id("plan-progress")).getDomProperty("max")).isEqualTo(Integer.toString(n));
+        assertThat(text("plan-progress-label")).startsWith("Step " + seen + " of " + n + " made");
+        assertThat(displayed("plan-pause")).isTrue();
+        assertThat(displayed("plan-resume")).isFalse();
+
+        // paused from the page
+        driver.findElement(By.id("plan-pause")).click();
+        waitText("plans-status", "Plan " + id + " is paused");
+        JsonNode paused = getJson("/rings/plans/plans/" + id);
+        int k = paused.get("currentStep").asInt();
+        assertThat(paused.get("state").asString()).isEqualTo("paused");
+        assertThat(paused.get("reason").asString()).isEqualTo("admin");
+        assertThat(k).isBetween(seen, n - 1);
+        waitText("plan-answer", "Plan " + id + " paused at step " + k + " of " + n + ".");
+        waitText("plan-reason", "Paused by an admin at step " + k + " of " + n);
+        assertThat(displayed("plan-pause")).isFalse();
+        assertThat(displayed("plan-resume")).isTrue();
+        assertThat(driver.switchTo().activeElement().getDomAttribute("id")).as("focus after Pause").isEqualTo("plan-resume");
+        assertThat(getJson("/rings/plans").get("version").asLong()).isEqualTo(paused.get("steps").get(k - 1).get("version")
+                .asLong());
+
+        // a direct change meanwhile is refused: the Change safely panel names the plan and points at the panel
+        driver.findElement(By.id("as-plan")).click();
+        stage("cache-x", "1", "");
+        long held = getJson("/rings/plans").get("version").asLong();
+        driver.findElement(By.id("preview")).click();
+        waitText("change-answer", "Preview against version " + held);
+        driver.findElement(By.id("apply")).click();
+        waitText("change-answer", "Plan " + id + " holds the ring (409, paused): nothing was applied.");
+        assertThat(text("change-answer")).contains("pause it or abort it in the Plans panel");
+        driver.findElement(By.xpath("//div[@id='change-answer']//button[normalize-space()='the Plans panel']")).click();
+        assertThat(driver.switchTo().activeElement().getDomAttribute("id")).isEqualTo("plans-title");
+        assertThat(getJson("/rings/plans/nodes").get("nodes")).hasSize(4);
+
+        // resumed from the page: it runs to its end, and is listed as done
+        driver.findElement(By.id("plan-resume")).click();
+        waitText("plan-answer", "Plan " + id + " resumed at step " + k + " of " + n + ".");
+        new WebDriverWait(driver, Duration.ofSeconds(3L * n + 15)).withMessage(() -> "plan " + id + " done; the panel "
+                + "says: " + text("plans-section")).until(d -> !d.findElements(By.cssSelector(
+                "#plans-ended li[data-plan='" + id + "'][data-state='done']")).isEmpty());
+        waitText("plans-status", "No plan holds the ring: direct changes are open. The latest plan, " + id + ", is done ("
+                + n + " of " + n + " steps made).");
+        assertThat(displayed("plan-current")).isFalse();
+        assertThat(getJson("/rings/plans/plans/" + id).get("state").asString()).isEqualTo("done");
+        assertThat(getJson("/rings/plans/nodes/cache-d").get("node").get("weight").asDouble()).isEqualTo(1.0);
+        long done = getJson("/rings/plans").get("version").asLong();
+        waitRendered(done);
+
+        // another, started through the API, to wait a minute after its first step
+        JsonNode other = json(adminJson("{\"changes\":[{\"op\":\"remove\",\"id\":\"cache-a\"}],\"maxMovedShare\":0.06,"
+                + "\"minStepInterval\":\"PT60S\"}").post("/rings/plans/plans"));
+        String id2 = other.get("id").asString();
+        int n2 = other.get("steps").size();
+        waitPlanStep(id2, 1);
+        waitText("plan-gate", "Step 2 of " + n2 + " waits for:");
+        assertThat(text("plan-gate")).contains("The interval: 1 min after step 1").contains("No gate");
+
+        // a wrong token: refused, said, and the plan runs on
+        token("not-the-admin-token-0123456789");
+        driver.findElement(By.id("plan-pause")).click();
+        waitText("plan-answer", "The admin token was refused (401): plan " + id2 + " was not paused.");
+        assertThat(driver.findElement(By.id("plan-answer")).getDomAttribute("class")).contains("error");
+        assertThat(getJson("/rings/plans/plans/" + id2).get("state").asString()).isEqualTo("running");
+        token(TOKEN);
+
+        // the plan paused elsewhere while the page still shows it running: its Pause is refused (409), said so
+        JavascriptExecutor js = driver;
+        js.executeScript("window.heldPlans = []; window.holdPlans = true; const f = window.fetch;"
+                + "window.fetch = (...a) => { if (window.holdPlans && !(a[1] && a[1].method && a[1].method !== 'GET')"
+                + " && /\\/plans$/.test(String(a[0]))) { return new Promise((go) => window.heldPlans.push(() => go(f(...a)))); }"
+                + " return f(...a); };"
+                + "window.releasePlans = () => { window.holdPlans = false; window.heldPlans.splice(0).forEach((go) => go()); };");
+        new WebDriverWait(driver, WAIT).until(d -> ((Number) js.executeScript("return window.heldPlans.length")).intValue() > 0);
+        assertThat(admin().post("/rings/plans/plans/" + id2 + "/pause").statusCode()).isEqualTo(200);
+        driver.findElement(By.id("plan-pause")).click();
+        waitText("plan-answer", "Refused (409): plan " + id2 + " was not paused.");
+        assertThat(text("plan-answer")).contains("only a running plan can be paused");
+        js.executeScript("window.releasePlans()");
+        waitText("plans-status", "Plan " + id2 + " is paused");
+
+        // aborted from the page, after a second thought
+        driver.findElement(By.id("plan-abort")).click();
+        waitText("plan-confirm", "Abort plan " + id2 + " at step 1 of " + n2 + "?");
+        driver.findElement(By.id("plan-abort-cancel")).click();
+        assertThat(displayed("plan-confirm")).isFalse();
+        assertThat(getJson("/rings/plans/plans/" + id2).get("state").asString()).isEqualTo("paused");
+        driver.findElement(By.id("plan-abort")).click();
+        driver.findElement(By.id("plan-abort-confirm")).click();
+        waitText("plan-answer", "Plan " + id2 + " aborted at step 1 of " + n2 + ".");
+        waitText("plans-status", "No plan holds the ring: direct changes are open. The latest plan, " + id2
+                + ", is aborted (1 of " + n2 + " steps made).");
+        JsonNode aborted = getJson("/rings/plans/plans/" + id2);
+        assertThat(aborted.get("state").asString()).isEqualTo("aborted");
+        assertThat(aborted.get("reason").asString()).isEqualTo("admin");
+        assertThat(driver.findElements(By.cssSelector("#plans-ended li[data-plan]"))).extracting(e -> e.getDomAttribute(
+                "data-plan") + " " + e.getDomAttribute("data-state")).containsExactly(id2 + " aborted", id + " done");
+        // an ended plan opens to its steps
+        driver.findElement(By.cssSelector("#plans-ended li[data-plan='" + id2 + "'] summary")).click();
+        assertThat(driver.findElements(By.cssSelector("#plans-ended li[data-plan='" + id2 + "'] tr.step")))
+                .extracting(r -> r.getDomAttribute("data-state")).startsWith("made", "not-made").hasSize(n2);
+        // the refusals themselves are the only console errors (the browser logs every 4xx fetch)
+        assertThat(consoleErrors()).allSatisfy(e -> assertThat(e).containsAnyOf("401", "409"));
+    }
+
+    @Test
+    void thePlansPanelShowsTheGateAPlanWaitsOn() throws Exception {
+        long v = ringBatch("gated", "cache-a:1", "cache-b:1", "cache-c:1");
+        String fingerprint = getJson("/rings/gated").get("fingerprint").asString();
+        report("gated", "app-1", v, fingerprint);
+        report("gated", "app-2", v, fingerprint);
+        open("/rings/gated/");
+        waitRendered(v);
+        waitText("fleet-status", "Converged: all 2 followers hold version " + v + ".");
+
+        // a plan whose steps each wait for every follower: the first is made at once, the second waits
+        JsonNode plan = json(adminJson("{\"changes\":[{\"op\":\"put\",\"id\":\"cache-d\",\"weight\":1}],"
+                + "\"maxMovedShare\":0.08,\"minStepInterval\":\"PT0S\",\"gate\":{\"convergedShare\":1.0,\"timeout\":\"PT10M\"}}")
+                .post("/rings/gated/plans"));
+        String id = plan.get("id").asString();
+        int n = plan.get("steps").size();
+        assertThat(n).isGreaterThanOrEqualTo(3);
+        waitPlanStep(id, 1);
+        long v1 = getJson("/rings/gated/plans/" + id).get("steps").get(0).get("version").asLong();
+        waitText("plan-gate", "The gate: 100% of the followers at version " + v1 + " or later: 0 of 2 followers there "
+                + "(0%): not met yet.");
+        assertThat(text("plan-gate")).contains("Step 2 of " + n + " waits for:").contains("The interval: 0 s after step 1")
+                .containsPattern("Waiting for \\d+ (s|min)[^(]*\\(since \\d\\d:\\d\\d:\\d\\d\\); the plan pauses if the gate is "
+                        + "not met within 10 min \\(in \\d+ min( \\d+ s)?\\)\\.");
+        assertThat(text("plan-facts")).contains("100% of the followers at each step's version, within 10 min");
+        WebElement gate = driver.findElement(By.id("plan-gate"));
+        assertThat(gate.getDomAttribute("data-converged")).isEqualTo("false");
+        assertThat(gate.getDomAttribute("data-followers")).isEqualTo("2");
+
+        // one follower applies the step's version, the other stays behind: half way, still waiting
+        JsonNode ring = getJson("/rings/gated");
+        assertThat(ring.get("version").asLong()).isEqualTo(v1);
+        report("gated", "app-1", v1, ring.get("fingerprint").asString());
+        waitText("plan-gate", "1 of 2 followers there (50%): not met yet.");
+        assertThat(gate.getDomAttribute("data-at-or-past")).isEqualTo("1");
+        waitText("fleet-status", "Converging: 1 of 2 followers hold version " + v1 + ".");
+        assertThat(getJson("/rings/gated/plans/" + id).get("currentStep").asInt()).as("held by its gate").isEqualTo(1);
+        JavascriptExecutor js = driver;
+        js.executeScript("document.getElementById('plans-section').scrollIntoView()");
+        screenshot("page-plans.png");
+        driver.manage().window().setSize(new Dimension(390, 844)); // a phone: the steps scroll within their table
+        assertThat((Long) js.executeScript("return document.documentElement.scrollWidth"))
+                .isLessThanOrEqualTo((Long) js.executeScript("return document.documentElement.clientWidth"));
+        driver.manage().window().setSize(new Dimension(1280, 1000));
+
+        // the other one too: the gate is met, step 2 is made, and step 3 waits for its version in turn
+        report("gated", "app-2", v1, ring.get("fingerprint").asString());
+        waitPlanStep(id, 2);
+        long v2 = getJson("/rings/gated/plans/" + id).get("steps").get(1).get("version").asLong();
+        waitText("plan-gate", "at version " + v2 + " or later: 0 of 2 followers there (0%): not met yet.");
+        assertThat(admin().post("/rings/gated/plans/" + id + "/abort").statusCode()).isEqualTo(200);
+        waitText("plans-status", "The latest plan, " + id + ", is aborted (2 of " + n + " steps made).");
+
+        // a gate that times out pauses the plan: said, with what Resume would do
+        JsonNode timed = json(adminJson("{\"changes\":[{\"op\":\"put\",\"id\":\"cache-e\",\"weight\":1}],"
+                + "\"maxMovedShare\":0.08,\"gate\":{\"convergedShare\":1.0,\"timeout\":\"PT1S\"}}").post("/rings/gated/plans"));
+        String id2 = timed.get("id").asString();
+        waitText("plan-reason", "Paused at step 1 of " + timed.get("steps").size() + " (gate-timeout): the gate was not met "
+                + "within 1 s. Resume to wait for it again");
+        assertThat(text("plans-status")).startsWith("Plan " + id2 + " is paused");
+        assertThat(text("plan-gate")).contains("0 of 2 followers there (0%): not met yet.")
+                .contains("Once resumed, it waits for the gate again, for at most 1 s from then.");
+        assertThat(displayed("plan-resume")).isTrue();
+        assertThat(displayed("plan-pause")).isFalse();
+        assertThat(getJson("/rings/gated/plans/" + id2).get("reason").asString()).isEqualTo("gate-timeout");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    /** Waits until the Plans panel shows plan {@code id} holding the ring with at least {@code step} steps made; those. */
+    private int waitPlanStep(String id, int step) {
+        WebElement section = driver.findElement(By.id("plans-section"));
+        new WebDriverWait(driver, WAIT).withMessage(() -> "plan " + id + " at step " + step + " or later on the page; it "
+                + "shows plan " + section.getDomAttribute("data-plan") + " at step " + section.getDomAttribute("data-step")
+                + ": " + text("plans-status") + "; console: " + consoleErrors()).until(d -> id.equals(section.getDomAttribute(
+                "data-plan")) && Integer.parseInt(section.getDomAttribute("data-step")) >= step);
+        return Integer.parseInt(section.getDomAttribute("data-step"));
+    }
+
+    /** The steps the held plan's table shows made. */
+    private int madeRows() {
+        return driver.findElements(By.cssSelector("#plan-steps tr.step[data-state='made']")).size();
+    }
+
+    /** A share as the Plans panel writes it: JavaScript's toFixed(3) of share * 100. */
+    private static String shareText(double share) {
+        return new java.math.BigDecimal(share * 100).setScale(3, java.math.RoundingMode.HALF_UP).toPlainString() + "%";
+    }
+
+    /** Types {@code value} into the field {@code id}, replacing what it held. */
+    private void type(String id, String value) {
+        WebElement e = driver.findElement(By.id(id));
+        e.clear();
+        e.sendKeys(value);
+    }
+
+    /** Types the Admin token (of the Change safely panel, which the Plans panel's buttons send too). */
+    private void token(String token) {
+        type("token", token);
+    }
+
+    private boolean displayed(String id) {
+        return driver.findElement(By.id(id)).isDisplayed();
+    }
+
+    @Test
     void aRingOf2000NodesRendersWithinTwoSeconds() {
         // 2,000 nodes of 128 points: 256,000 points, drawn as 720 exact slices
         long v = bigRing(2000);
@@ -764,16 +1025,19 @@ class PageBrowserTest extends RealServerTest {
         assertThat(driver.findElement(By.id("route")).isDisplayed()).isTrue();
         screenshot("page-phone.png");
 
-        // the README's screenshot, at a laptop's width: a routed key and a previewed change
-        driver.manage().window().setSize(new Dimension(1280, 1200));
+        // the README's screenshot, at a laptop's width: a routed key and a change previewed as a plan
+        driver.manage().window().setSize(new Dimension(1280, 1560));
         open();
         waitRendered(v);
         driver.findElement(By.id("key")).sendKeys("user/42");
         driver.findElement(By.id("route")).click();
         waitText("ask-answer", "Owning point");
         stage("cache-f", "1", "eu-1c");
+        driver.findElement(By.id("as-plan")).click();
+        type("plan-budget", "4");
+        token(TOKEN);
         driver.findElement(By.id("preview")).click();
-        waitText("change-answer", "Preview against version " + v);
+        waitText("change-answer", "Plan preview against version " + v);
         js.executeScript("window.scrollTo(0, 0)");
         screenshot("page.png");
         assertThat(consoleErrors()).isEmpty();
