@@ -215,6 +215,12 @@ class PlansApiTest extends RealServerTest {
         }
         assertThat(ringVersion()).isEqualTo(v1);
         assertThat(ringFingerprint()).isEqualTo(fp);
+        // a dry run still answers: what a plan made from the ring as it is now would do
+        Response dry = adminJson("{\"changes\":[{\"op\":\"remove\",\"id\":\"n2\"}],\"maxMovedShare\":0.5}")
+                .queryParam("dryRun", "true").post(P + "/plans");
+        assertThat(dry.statusCode()).as(dry.asString()).isEqualTo(200);
+        assertThat(json(dry).get("baseVersion").asLong()).isEqualTo(v1);
+        assertThat(getJson(P + "/plans").get("plans")).hasSize(1);
 
         assertThat(assertProblem(admin().post(P + "/plans/" + id + "/resume"), 409, "state").get("type").asString())
                 .isEqualTo("urn:ringd:problem:plan-state");
