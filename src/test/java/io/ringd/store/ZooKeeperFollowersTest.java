@@ -1,9 +1,9 @@
 package io.ringd.store;
 
+import static io.ringd.store.ZooKeeperInstances.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -25,11 +24,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Followers on ZooKeeper (docs/ring.md section 23): two ringd instances on one real
@@ -43,32 +39,27 @@ class ZooKeeperFollowersTest {
 
     static final String TOKEN = "zookeeper-followers-admin-token-0123456789";
     static final String PATH = "/ringd-followers";
-    static final JsonMapper JSON = JsonMapper.builder().build();
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    static final HttpClient HTTP = ZooKeeperInstances.HTTP;
     /** The contract's bound on a report reaching every instance. */
     static final Duration SHARED_WITHIN = Duration.ofSeconds(2);
 
     static TestingServer zk;
-    static final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+    static final ZooKeeperInstances ZK = new ZooKeeperInstances(TOKEN);
 
     @BeforeAll
     static void twoInstances() throws Exception {
         zk = new TestingServer(true);
-        instances.add(ZooKeeperStoreTest.start(zk.getConnectString(), PATH, TOKEN));
-        instances.add(ZooKeeperStoreTest.start(zk.getConnectString(), PATH, TOKEN));
-        awaitTrue("both instances writable", () -> writable(0) && writable(1), Duration.ofSeconds(20));
-        retry(0, "PUT", "/nodes/zf-a", "{\"weight\":1}");
-        long v = retry(0, "PUT", "/nodes/zf-b", "{\"weight\":1}").get("version").asLong();
-        awaitTrue("instance 1 at the version", () -> version(1) == v, Duration.ofSeconds(10));
+        ZK.start(zk.getConnectString(), PATH);
+        ZK.start(zk.getConnectString(), PATH);
+        awaitTrue("both instances writable", () -> ZK.writable(0) && ZK.writable(1), Duration.ofSeconds(20));
+        ZK.retry(0, "PUT", "/nodes/zf-a", "{\"weight\":1}");
+        long v = ZK.retry(0, "PUT", "/nodes/zf-b", "{\"weight\":1}").get("version").asLong();
+        awaitTrue("instance 1 at the version", () -> ZK.version(1) == v, Duration.ofSeconds(10));
     }
 
     @AfterAll
     static void stopAll() throws IOException {
-        for (ConfigurableApplicationContext c : instances) {
-            if (c != null && c.isActive()) {
-                c.close();
-            }
-        }
+        ZK.close();
         if (zk != null) {
             zk.close();
         }
@@ -77,12 +68,12 @@ class ZooKeeperFollowersTest {
     @Test
     @Order(1)
     void aReportToOneInstance_isSeenByTheOther_within2s() throws Exception {
-        JsonNode ring = getJson(0, "/ring");
+        JsonNode ring = ZK.getJson(0, "/ring");
         long worst = 0;
         for (int i = 0; i < 10; i++) {
             String id = "spread-" + i;
             int to = i % 2;
-            assertThat(report(to, "", id, ring.get("version").asLong(), ring.get("fingerprint").asString()))
+            assertThat(ZK.report(to, "", id, ring.get("version").asLong(), ring.get("fingerprint").asString()))
                     .isEqualTo(204);
             long t0 = System.nanoTime();
             awaitTrue(id + " on instance " + (1 - to), () -> state(1 - to, "", id).equals("current"),
@@ -90,28 +81,28 @@ class ZooKeeperFollowersTest {
             worst = Math.max(worst, System.nanoTime() - t0);
         }
         assertThat(Duration.ofNanos(worst)).isLessThan(SHARED_WITHIN);
-        assertThat(getJson(0, "/followers").get("summary").toString())
-                .isEqualTo(getJson(1, "/followers").get("summary").toString());
-        assertThat(getJson(1, "/followers?state=current").get("followers")).hasSize(10);
+        assertThat(ZK.getJson(0, "/followers").get("summary").toString())
+                .isEqualTo(ZK.getJson(1, "/followers").get("summary").toString());
+        assertThat(ZK.getJson(1, "/followers?state=current").get("followers")).hasSize(10);
     }
 
     @Test
     @Order(2)
     void convergenceAskedOfOne_isAnsweredByReportsToTheOther() throws Exception {
-        long v = retry(0, "PUT", "/nodes/zf-c", "{\"weight\":1}").get("version").asLong();
-        awaitTrue("instance 1 at the version", () -> version(1) == v, Duration.ofSeconds(10));
-        CompletableFuture<HttpResponse<String>> waiting = HTTP.sendAsync(HttpRequest.newBuilder(uri(1,
+        long v = ZK.retry(0, "PUT", "/nodes/zf-c", "{\"weight\":1}").get("version").asLong();
+        awaitTrue("instance 1 at the version", () -> ZK.version(1) == v, Duration.ofSeconds(10));
+        CompletableFuture<HttpResponse<String>> waiting = HTTP.sendAsync(HttpRequest.newBuilder(ZK.uri(1,
                 "/followers/converged?version=" + v + "&wait=PT30S")).build(), HttpResponse.BodyHandlers.ofString());
-        JsonNode ring = getJson(0, "/ring");
+        JsonNode ring = ZK.getJson(0, "/ring");
         Thread.sleep(300);
         assertThat(waiting).isNotDone();
         long t0 = System.nanoTime();
         for (int i = 0; i < 10; i++) {
-            report(i % 2, "", "spread-" + i, v, ring.get("fingerprint").asString());
+            ZK.report(i % 2, "", "spread-" + i, v, ring.get("fingerprint").asString());
         }
         HttpResponse<String> r = waiting.get(10, TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(SHARED_WITHIN.plusSeconds(1));
-        JsonNode c = JSON.readTree(r.body());
+        JsonNode c = ZooKeeperInstances.JSON.readTree(r.body());
         assertThat(c.get("converged").asBoolean()).as(r.body()).isTrue();
         assertThat(c.get("followers").asInt()).isEqualTo(10);
     }
@@ -119,17 +110,17 @@ class ZooKeeperFollowersTest {
     @Test
     @Order(3)
     void aFollowerThatMoves_isListedOnce_atItsNewestReport() throws Exception {
-        JsonNode before = getJson(0, "/ring");
-        report(0, "", "mover", before.get("version").asLong(), before.get("fingerprint").asString());
-        long v = retry(0, "PUT", "/nodes/zf-d", "{\"weight\":1}").get("version").asLong();
-        awaitTrue("instance 1 at the version", () -> version(1) == v, Duration.ofSeconds(10));
+        JsonNode before = ZK.getJson(0, "/ring");
+        ZK.report(0, "", "mover", before.get("version").asLong(), before.get("fingerprint").asString());
+        long v = ZK.retry(0, "PUT", "/nodes/zf-d", "{\"weight\":1}").get("version").asLong();
+        awaitTrue("instance 1 at the version", () -> ZK.version(1) == v, Duration.ofSeconds(10));
         awaitTrue("mover seen by 1", () -> state(1, "", "mover").equals("behind"), SHARED_WITHIN);
-        report(1, "", "mover", v, getJson(1, "/ring").get("fingerprint").asString());
+        ZK.report(1, "", "mover", v, ZK.getJson(1, "/ring").get("fingerprint").asString());
         for (int i = 0; i < 2; i++) {
             int at = i;
             awaitTrue("mover current on " + at, () -> state(at, "", "mover").equals("current"), SHARED_WITHIN);
             long n = 0;
-            for (JsonNode f : getJson(at, "/followers?limit=10000").get("followers")) {
+            for (JsonNode f : ZK.getJson(at, "/followers?limit=10000").get("followers")) {
                 n += f.get("id").asString().equals("mover") ? 1 : 0;
             }
             assertThat(n).isEqualTo(1);
@@ -139,10 +130,10 @@ class ZooKeeperFollowersTest {
     @Test
     @Order(4)
     void aNamedRing_sharesItsOwnFollowers_inPartsWhenLarge() throws Exception {
-        retry(0, "POST", "/rings", "{\"name\":\"zf-big\"}");
-        awaitTrue("zf-big on 1", () -> send(1, "GET", "/rings/zf-big/ring", null).status() == 200,
+        ZK.retry(0, "POST", "/rings", "{\"name\":\"zf-big\"}");
+        awaitTrue("zf-big on 1", () -> ZK.send(1, "GET", "/rings/zf-big/ring", null).status() == 200,
                 Duration.ofSeconds(10));
-        JsonNode ring = getJson(0, "/rings/zf-big/ring");
+        JsonNode ring = ZK.getJson(0, "/rings/zf-big/ring");
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         int n = 4000;
@@ -153,7 +144,7 @@ class ZooKeeperFollowersTest {
             for (int k = 0; k < len; k++) {
                 id.append((char) ('a' + rnd.nextInt(26)));
             }
-            sent.add(HTTP.sendAsync(reportRequest(0, "/rings/zf-big", id.toString(), ring.get("version").asLong(),
+            sent.add(HTTP.sendAsync(ZK.reportRequest(0, "/rings/zf-big", id.toString(), ring.get("version").asLong(),
                     ring.get("fingerprint").asString()), HttpResponse.BodyHandlers.ofString()));
             if (sent.size() % 200 == 0) {
                 CompletableFuture.allOf(sent.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
@@ -162,114 +153,38 @@ class ZooKeeperFollowersTest {
         for (CompletableFuture<HttpResponse<String>> f : sent) {
             assertThat(f.get(30, TimeUnit.SECONDS).statusCode()).as("seed %d", seed).isEqualTo(204);
         }
-        awaitTrue("4000 followers of zf-big on 1", () -> getJson(1, "/rings/zf-big/followers?limit=1")
+        awaitTrue("4000 followers of zf-big on 1", () -> ZK.getJson(1, "/rings/zf-big/followers?limit=1")
                 .get("summary").get("current").asInt() == n, Duration.ofSeconds(10));
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             c.start();
             List<String> parts = c.getChildren().forPath(PATH + "/rings/zf-big/followers");
             assertThat(parts).as("one instance's post in parts").hasSizeGreaterThan(1);
         }
-        assertThat(getJson(1, "/followers?limit=10000").get("followers")).as("the ring default has its own")
+        assertThat(ZK.getJson(1, "/followers?limit=10000").get("followers")).as("the ring default has its own")
                 .hasSizeLessThan(100);
-        assertThat(send(0, "DELETE", "/rings/zf-big", null).status()).isEqualTo(204);
+        assertThat(ZK.send(0, "DELETE", "/rings/zf-big", null).status()).isEqualTo(204);
     }
 
     @Test
     @Order(5)
     void anInstanceThatStops_takesItsFollowersWithIt() throws Exception {
-        JsonNode ring = getJson(1, "/ring");
-        report(1, "", "leaves-with-1", ring.get("version").asLong(), ring.get("fingerprint").asString());
+        JsonNode ring = ZK.getJson(1, "/ring");
+        ZK.report(1, "", "leaves-with-1", ring.get("version").asLong(), ring.get("fingerprint").asString());
         awaitTrue("seen by 0", () -> state(0, "", "leaves-with-1").equals("current"), SHARED_WITHIN);
-        instances.get(1).close();
+        ZK.instances.get(1).close();
         awaitTrue("gone from 0", () -> state(0, "", "leaves-with-1").isEmpty(), Duration.ofSeconds(20));
         assertThat(state(0, "", "spread-0")).as("reported to 0: stays").isNotEmpty();
     }
 
     // ------------------------------------------------------------ helpers
 
-    static URI uri(int i, String path) {
-        return URI.create("http://localhost:" + ((WebServerApplicationContext) instances.get(i)).getWebServer()
-                .getPort() + path);
-    }
-
-    static HttpRequest reportRequest(int i, String prefix, String id, long version, String fingerprint) {
-        return HttpRequest.newBuilder(uri(i, prefix + "/followers/" + id)).timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                        "{\"version\":" + version + ",\"fingerprint\":\"" + fingerprint + "\"}")).build();
-    }
-
-    static int report(int i, String prefix, String id, long version, String fingerprint) throws Exception {
-        return HTTP.send(reportRequest(i, prefix, id, version, fingerprint), HttpResponse.BodyHandlers.ofString())
-                .statusCode();
-    }
-
     /** The state instance {@code i} shows for follower {@code id}, or "" when it does not list it. */
     static String state(int i, String prefix, String id) {
-        for (JsonNode f : getJson(i, prefix + "/followers?limit=10000").get("followers")) {
+        for (JsonNode f : ZK.getJson(i, prefix + "/followers?limit=10000").get("followers")) {
             if (f.get("id").asString().equals(id)) {
                 return f.get("state").asString();
             }
         }
         return "";
-    }
-
-    record Answer(int status, JsonNode body) {
-    }
-
-    static Answer send(int i, String method, String path, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(i, path)).timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + TOKEN);
-        b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-                : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        try {
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            String text = r.body();
-            return new Answer(r.statusCode(), text.isEmpty() || text.charAt(0) != '{' ? null : JSON.readTree(text));
-        } catch (IOException e) {
-            return new Answer(-1, null);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static JsonNode getJson(int i, String path) {
-        Answer a = send(i, "GET", path, null);
-        assertThat(a.status()).as("GET %s on instance %d: %s", path, i, a.body()).isEqualTo(200);
-        return a.body();
-    }
-
-    static long version(int i) {
-        Answer a = send(i, "GET", "/ring", null);
-        return a.status() == 200 ? a.body().get("version").asLong() : -1;
-    }
-
-    static boolean writable(int i) {
-        Answer a = send(i, "GET", "/actuator/health", null);
-        return a.body() != null && a.body().path("components").path("ring").path("status").asString("").equals("UP");
-    }
-
-    static JsonNode retry(int i, String method, String path, String body) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        Answer a;
-        do {
-            a = send(i, method, path, body);
-            if (a.status() == 200 || a.status() == 201) {
-                return a.body();
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < end);
-        throw new AssertionError(method + " " + path + " through instance " + i + " kept failing: " + a);
-    }
-
-    static void awaitTrue(String what, BooleanSupplier condition, Duration within) throws InterruptedException {
-        long end = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < end) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("not within " + within + ": " + what);
     }
 }

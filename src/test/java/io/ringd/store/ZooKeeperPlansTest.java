@@ -1,17 +1,11 @@
 package io.ringd.store;
 
+import static io.ringd.store.ZooKeeperInstances.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -20,11 +14,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
+import io.ringd.store.ZooKeeperInstances.Answer;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Planned changes on ZooKeeper (docs/ring.md section 24): three ringd instances on one real
@@ -38,34 +30,29 @@ class ZooKeeperPlansTest {
 
     static final String TOKEN = "zookeeper-plans-admin-token-0123456789";
     static final String PATH = "/ringd-plans";
-    static final JsonMapper JSON = JsonMapper.builder().build();
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-
+    static final ZooKeeperInstances ZK = new ZooKeeperInstances(TOKEN);
     static TestingServer zk;
-    static final List<ConfigurableApplicationContext> instances = new ArrayList<>();
 
     @BeforeAll
     static void threeInstances() throws Exception {
         zk = new TestingServer(true);
         for (int i = 0; i < 3; i++) {
-            instances.add(ZooKeeperStoreTest.start(zk.getConnectString(), PATH, TOKEN));
+            ZK.start(zk.getConnectString(), PATH);
         }
-        awaitTrue("all instances writable", () -> writable(0) && writable(1) && writable(2), Duration.ofSeconds(30));
+        awaitTrue("all instances writable", () -> ZK.writable(0) && ZK.writable(1) && ZK.writable(2),
+                Duration.ofSeconds(30));
         StringBuilder nodes = new StringBuilder();
         for (int i = 1; i <= 9; i++) {
             nodes.append(i > 1 ? "," : "").append("{\"op\":\"put\",\"id\":\"zp-").append(i).append("\",\"weight\":1}");
         }
-        long v = retry(0, "POST", "/membership", "{\"changes\":[" + nodes + "]}").get("version").asLong();
-        awaitTrue("every instance at the version", () -> version(1) == v && version(2) == v, Duration.ofSeconds(10));
+        long v = ZK.retry(0, "POST", "/membership", "{\"changes\":[" + nodes + "]}").get("version").asLong();
+        awaitTrue("every instance at the version", () -> ZK.version(1) == v && ZK.version(2) == v,
+                Duration.ofSeconds(10));
     }
 
     @AfterAll
     static void stopAll() throws IOException {
-        for (ConfigurableApplicationContext c : instances) {
-            if (c != null && c.isActive()) {
-                c.close();
-            }
-        }
+        ZK.close();
         if (zk != null) {
             zk.close();
         }
@@ -74,46 +61,46 @@ class ZooKeeperPlansTest {
     @Test
     @Order(1)
     void aPlanMadeThroughOne_holdsTheRingOnEvery_andIsSteeredThroughAny() throws Exception {
-        long base = version(0);
-        Answer made = send(0, "POST", "/plans", "{\"changes\":[{\"op\":\"put\",\"id\":\"zp-10\",\"weight\":1}],"
+        long base = ZK.version(0);
+        Answer made = ZK.send(0, "POST", "/plans", "{\"changes\":[{\"op\":\"put\",\"id\":\"zp-10\",\"weight\":1}],"
                 + "\"maxMovedShare\":0.02,\"minStepInterval\":\"PT1H\"}");
         assertThat(made.status()).as("%s", made.body()).isEqualTo(201);
         String id = made.body().get("id").asString();
         awaitTrue("step 1 made", () -> currentStep(1, id) == 1, Duration.ofSeconds(10));
-        awaitTrue("every instance at step 1's version", () -> version(0) == base + 1 && version(1) == base + 1
-                && version(2) == base + 1, Duration.ofSeconds(10));
+        awaitTrue("every instance at step 1's version", () -> ZK.version(0) == base + 1 && ZK.version(1) == base + 1
+                && ZK.version(2) == base + 1, Duration.ofSeconds(10));
         for (int i = 0; i < 3; i++) {
-            Answer refused = send(i, "PUT", "/nodes/zp-1", "{\"weight\":2}");
+            Answer refused = ZK.send(i, "PUT", "/nodes/zp-1", "{\"weight\":2}");
             assertThat(refused.status()).as("instance %d: %s", i, refused.body()).isEqualTo(409);
             assertThat(refused.body().get("plan").asString()).isEqualTo(id);
-            Answer another = send(i, "POST", "/plans", "{\"changes\":[{\"op\":\"remove\",\"id\":\"zp-1\"}],"
+            Answer another = ZK.send(i, "POST", "/plans", "{\"changes\":[{\"op\":\"remove\",\"id\":\"zp-1\"}],"
                     + "\"maxMovedShare\":0.5}");
             assertThat(another.status()).as("instance %d: %s", i, another.body()).isEqualTo(409);
         }
-        assertThat(send(2, "POST", "/plans/" + id + "/pause", null).status()).isEqualTo(200);
+        assertThat(ZK.send(2, "POST", "/plans/" + id + "/pause", null).status()).isEqualTo(200);
         for (int i = 0; i < 3; i++) {
-            assertThat(getJson(i, "/plans/" + id).get("state").asString()).as("instance %d", i).isEqualTo("paused");
-            assertThat(send(i, "POST", "/plans/" + id + "/pause", null).status()).isEqualTo(409);
+            assertThat(ZK.getJson(i, "/plans/" + id).get("state").asString()).as("instance %d", i).isEqualTo("paused");
+            assertThat(ZK.send(i, "POST", "/plans/" + id + "/pause", null).status()).isEqualTo(409);
         }
-        assertThat(send(1, "POST", "/plans/" + id + "/resume", null).status()).isEqualTo(200);
-        assertThat(getJson(0, "/plans/" + id).get("state").asString()).isEqualTo("running");
-        Answer aborted = send(0, "POST", "/plans/" + id + "/abort", null);
+        assertThat(ZK.send(1, "POST", "/plans/" + id + "/resume", null).status()).isEqualTo(200);
+        assertThat(ZK.getJson(0, "/plans/" + id).get("state").asString()).isEqualTo("running");
+        Answer aborted = ZK.send(0, "POST", "/plans/" + id + "/abort", null);
         assertThat(aborted.status()).isEqualTo(200);
         assertThat(aborted.body().get("currentStep").asInt()).isEqualTo(1);
         for (int i = 0; i < 3; i++) {
-            assertThat(getJson(i, "/plans").get("plans").get(0).get("state").asString()).isEqualTo("aborted");
+            assertThat(ZK.getJson(i, "/plans").get("plans").get(0).get("state").asString()).isEqualTo("aborted");
         }
-        assertThat(retry(1, "PUT", "/nodes/zp-1", "{\"weight\":2}").get("version").asLong()).isEqualTo(base + 2);
-        retry(2, "PUT", "/nodes/zp-1", "{\"weight\":1}");
+        assertThat(ZK.retry(1, "PUT", "/nodes/zp-1", "{\"weight\":2}").get("version").asLong()).isEqualTo(base + 2);
+        ZK.retry(2, "PUT", "/nodes/zp-1", "{\"weight\":1}");
     }
 
     @Test
     @Order(2)
     void aPlanGoesOnWhenTheInstancesDrivingItStop_eachStepMadeOnce() throws Exception {
-        long base = version(2);
-        awaitTrue("every instance at the version", () -> version(0) == base && version(1) == base,
+        long base = ZK.version(2);
+        awaitTrue("every instance at the version", () -> ZK.version(0) == base && ZK.version(1) == base,
                 Duration.ofSeconds(10));
-        Answer made = send(2, "POST", "/plans", "{\"changes\":[{\"op\":\"remove\",\"id\":\"zp-10\"},"
+        Answer made = ZK.send(2, "POST", "/plans", "{\"changes\":[{\"op\":\"remove\",\"id\":\"zp-10\"},"
                 + "{\"op\":\"put\",\"id\":\"zp-11\",\"weight\":1}],\"maxMovedShare\":0.01,"
                 + "\"minStepInterval\":\"PT0.3S\"}");
         assertThat(made.status()).as("%s", made.body()).isEqualTo(201);
@@ -124,35 +111,35 @@ class ZooKeeperPlansTest {
         for (int stop = 0; stop < 2; stop++) {
             int before = currentStep(2, id);
             awaitTrue("the plan moves on", () -> currentStep(2, id) > before, Duration.ofSeconds(30));
-            instances.get(stop).close();
+            ZK.instances.get(stop).close();
         }
-        awaitTrue("the plan done through the last instance", () -> "done".equals(getJson(2, "/plans/" + id)
+        awaitTrue("the plan done through the last instance", () -> "done".equals(ZK.getJson(2, "/plans/" + id)
                 .get("state").asString()), Duration.ofSeconds(60));
-        JsonNode done = getJson(2, "/plans/" + id);
+        JsonNode done = ZK.getJson(2, "/plans/" + id);
         for (int k = 1; k <= n; k++) {
             assertThat(done.get("steps").get(k - 1).get("version").asLong()).as("step %d", k).isEqualTo(base + k);
         }
-        assertThat(version(2)).as("no step made twice, nothing else made").isEqualTo(base + n);
+        assertThat(ZK.version(2)).as("no step made twice, nothing else made").isEqualTo(base + n);
         // the history on the store says the same: each version one step, in order
         for (long v = base; v < base + n; v++) {
-            JsonNode diff = getJson(2, "/diff?from=" + v + "&to=" + (v + 1) + "&maxRanges=0&maxFlows=0");
+            JsonNode diff = ZK.getJson(2, "/diff?from=" + v + "&to=" + (v + 1) + "&maxRanges=0&maxFlows=0");
             assertThat(diff.get("movedShare").asDouble()).as("version %d", v + 1)
                     .isEqualTo(done.get("steps").get((int) (v - base)).get("movedShare").asDouble());
         }
         // a new instance sees the plan as done, and the ring writable
-        instances.set(0, ZooKeeperStoreTest.start(zk.getConnectString(), PATH, TOKEN));
-        awaitTrue("the new instance writable", () -> writable(0), Duration.ofSeconds(30));
-        assertThat(getJson(0, "/plans/" + id).get("state").asString()).isEqualTo("done");
-        assertThat(version(0)).isEqualTo(base + n);
+        ZK.instances.set(0, ZooKeeperStoreTest.start(zk.getConnectString(), PATH, TOKEN));
+        awaitTrue("the new instance writable", () -> ZK.writable(0), Duration.ofSeconds(30));
+        assertThat(ZK.getJson(0, "/plans/" + id).get("state").asString()).isEqualTo("done");
+        assertThat(ZK.version(0)).isEqualTo(base + n);
     }
 
     @Test
     @Order(3)
     void theGate_isMetByFollowersReportingToAnotherInstance() throws Exception {
-        long base = version(2);
-        JsonNode ring = getJson(0, "/ring");
-        assertThat(report(0, "gate-follower", base, ring.get("fingerprint").asString())).isEqualTo(204);
-        Answer made = send(2, "POST", "/plans", "{\"changes\":[{\"op\":\"put\",\"id\":\"zp-12\",\"weight\":0.3}],"
+        long base = ZK.version(2);
+        JsonNode ring = ZK.getJson(0, "/ring");
+        assertThat(ZK.report(0, "", "gate-follower", base, ring.get("fingerprint").asString())).isEqualTo(204);
+        Answer made = ZK.send(2, "POST", "/plans", "{\"changes\":[{\"op\":\"put\",\"id\":\"zp-12\",\"weight\":0.3}],"
                 + "\"maxMovedShare\":0.01,\"gate\":{\"convergedShare\":1,\"timeout\":\"PT30S\"}}");
         assertThat(made.status()).as("%s", made.body()).isEqualTo(201);
         String id = made.body().get("id").asString();
@@ -160,97 +147,25 @@ class ZooKeeperPlansTest {
         assertThat(n).isGreaterThanOrEqualTo(2);
         long seen = base;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!"done".equals(getJson(2, "/plans/" + id).get("state").asString()) && System.nanoTime() < end) {
-            long v = version(0);
+        while (!"done".equals(ZK.getJson(2, "/plans/" + id).get("state").asString()) && System.nanoTime() < end) {
+            long v = ZK.version(0);
             if (v > seen) {
                 assertThat(currentStep(2, id)).as("no step before the follower reports the last")
                         .isEqualTo((int) (v - base));
-                assertThat(report(0, "gate-follower", v, getJson(0, "/ring").get("fingerprint").asString()))
+                assertThat(ZK.report(0, "", "gate-follower", v, ZK.getJson(0, "/ring").get("fingerprint").asString()))
                         .isEqualTo(204);
                 seen = v;
             }
             Thread.sleep(30);
         }
-        assertThat(getJson(2, "/plans/" + id).get("state").asString()).isEqualTo("done");
-        assertThat(version(2)).isEqualTo(base + n);
+        assertThat(ZK.getJson(2, "/plans/" + id).get("state").asString()).isEqualTo("done");
+        assertThat(ZK.version(2)).isEqualTo(base + n);
     }
 
     // ------------------------------------------------------------ helpers
 
     static int currentStep(int i, String id) {
-        Answer a = send(i, "GET", "/plans/" + id, null);
+        Answer a = ZK.send(i, "GET", "/plans/" + id, null);
         return a.status() == 200 ? a.body().get("currentStep").asInt() : -1;
-    }
-
-    static URI uri(int i, String path) {
-        return URI.create("http://localhost:" + ((WebServerApplicationContext) instances.get(i)).getWebServer()
-                .getPort() + path);
-    }
-
-    static int report(int i, String id, long version, String fingerprint) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(uri(i, "/followers/" + id)).timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                        "{\"version\":" + version + ",\"fingerprint\":\"" + fingerprint + "\"}")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode();
-    }
-
-    record Answer(int status, JsonNode body) {
-    }
-
-    static Answer send(int i, String method, String path, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(i, path)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + TOKEN);
-        b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-                : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        try {
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            String text = r.body();
-            return new Answer(r.statusCode(), text.isEmpty() || text.charAt(0) != '{' ? null : JSON.readTree(text));
-        } catch (IOException e) {
-            return new Answer(-1, null);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static JsonNode getJson(int i, String path) {
-        Answer a = send(i, "GET", path, null);
-        assertThat(a.status()).as("GET %s on instance %d: %s", path, i, a.body()).isEqualTo(200);
-        return a.body();
-    }
-
-    static long version(int i) {
-        Answer a = send(i, "GET", "/ring", null);
-        return a.status() == 200 ? a.body().get("version").asLong() : -1;
-    }
-
-    static boolean writable(int i) {
-        Answer a = send(i, "GET", "/actuator/health", null);
-        return a.body() != null && a.body().path("components").path("ring").path("status").asString("").equals("UP");
-    }
-
-    static JsonNode retry(int i, String method, String path, String body) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        Answer a;
-        do {
-            a = send(i, method, path, body);
-            if (a.status() == 200 || a.status() == 201) {
-                return a.body();
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < end);
-        throw new AssertionError(method + " " + path + " through instance " + i + " kept failing: " + a);
-    }
-
-    static void awaitTrue(String what, BooleanSupplier condition, Duration within) throws InterruptedException {
-        long end = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < end) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("not within " + within + ": " + what);
     }
 }
