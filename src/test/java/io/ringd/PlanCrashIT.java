@@ -36,7 +36,7 @@ import io.ringd.wire.PlanJson;
  * (not the timing); {@code -Dringd.crash.rounds=N} sets the number of kills:
  * 4 in {@code ./mvnw verify}, 20 from {@code .ci/run} and without the property.
  */
-@Timeout(600)
+@Timeout(900)
 @EnabledIfSystemProperty(named = "ringd.jar", matches = ".+",
         disabledReason = "run by failsafe in verify, once package has built the jar (pom.xml sets the property)")
 class PlanCrashIT {
