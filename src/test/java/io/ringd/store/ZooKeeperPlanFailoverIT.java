@@ -100,6 +100,7 @@ class ZooKeeperPlanFailoverIT {
         System.out.println("ZooKeeperPlanFailoverIT: seed " + seed + " (replay the choices with -Dringd.seed=" + seed
                 + "), " + kills + " kills");
         Random rnd = new Random(seed);
+        long began = System.nanoTime();
         for (String quiet : List.of("org.apache.zookeeper", "org.apache.curator")) { // the server in this JVM
             ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(quiet))
                     .setLevel(ch.qos.logback.classic.Level.ERROR);
@@ -118,6 +119,7 @@ class ZooKeeperPlanFailoverIT {
             for (Instance i : List.copyOf(all)) {
                 serving(i);
             }
+            rows.add(String.format("three instances serving at %.1f s", (System.nanoTime() - began) / 1e9));
             int port = all.get(0).port;
             assertThat(PlanChecks.send(port, TOKEN, "POST", "/membership", PlanChecks.nodes(9), null).statusCode())
                     .isEqualTo(200);
@@ -146,8 +148,10 @@ class ZooKeeperPlanFailoverIT {
                     }
                     String row = killAndMeasure(driver, watcher, m, modes.poll(), rnd, at, takeovers);
                     killed++;
-                    rows.add(String.format("kill %2d: %s", killed, row));
-                    launch(); // in its place, serving by the next round or the end
+                    rows.add(String.format("kill %2d at %5.1f s: %s", killed, (System.nanoTime() - began) / 1e9, row));
+                    if (killed < kills) {
+                        launch(); // in its place, serving by the next round or the end
+                    }
                 }
                 live = live();
                 Instance watcher = live.get(rnd.nextInt(live.size()));
