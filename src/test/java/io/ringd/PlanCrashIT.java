@@ -63,6 +63,7 @@ class PlanCrashIT {
         System.out.println("PlanCrashIT: seed " + seed + " (replay the choices with -Dringd.seed=" + seed + "), "
                 + rounds + " kills");
         Random rnd = new Random(seed);
+        long began = System.nanoTime();
         int kills = 0;
         int midPlan = 0;
         int found = 0;
@@ -77,7 +78,7 @@ class PlanCrashIT {
             // kills are left
             for (int p = 0; p < 3 || kills < rounds && p < rounds + 3; p++) {
                 PlanChecks.Made m = PlanChecks.start(port, TOKEN, PlanChecks.ring(port),
-                        PlanChecks.changes(p, PlanChecks.ring(port), rnd), 30 + rnd.nextInt(30), "PT0S");
+                        PlanChecks.changes(p, PlanChecks.ring(port), rnd), 20 + rnd.nextInt(30), "PT0S");
                 plans.add(m);
                 int quota = kills + (p >= 2 ? rounds - kills : Math.max(1, rounds / 3));
                 while (kills < Math.min(quota, rounds)) {
@@ -98,14 +99,16 @@ class PlanCrashIT {
                     kills++;
                     midPlan += how.lastSeen() < m.base() + m.n() ? 1 : 0;
                     if (mode == 3) {
-                        rows.add(String.format("kill %2d: %-42s at v%d (plan from v%d, %d steps)", kills,
-                                how.how(), how.lastSeen(), m.base(), m.n()));
+                        rows.add(String.format("kill %2d at %5.1f s: %-42s at v%d (plan from v%d, %d steps)", kills,
+                                (System.nanoTime() - began) / 1e9, how.how(), how.lastSeen(), m.base(), m.n()));
                         String caught = killWhileStarting(at);
                         kills++;
                         midPlan += caught.endsWith("serve") ? 0 : 1;
-                        rows.add(String.format("kill %2d: %-42s", kills, "while starting, " + caught));
+                        rows.add(String.format("kill %2d at %5.1f s: %-42s", kills, (System.nanoTime() - began) / 1e9,
+                                "while starting, " + caught));
                     }
                     long t0 = System.nanoTime();
+                    double killedAt = (t0 - began) / 1e9;
                     start();
                     long startMs = (System.nanoTime() - t0) / 1_000_000;
                     PlanJson now = PlanChecks.checkProgress(port, m, at);
@@ -121,9 +124,9 @@ class PlanCrashIT {
                     found += seen;
                     String restarted = String.format("restarted in %5d ms, step %d recorded%s", startMs,
                             now.currentStep(), seen > 0 ? ", a step found in the history" : "");
-                    rows.add(mode == 3 ? String.format("%-52s%s", "", restarted)
-                            : String.format("kill %2d: %-42s at v%d (plan from v%d, %d steps); %s", kills, how.how(),
-                                    how.lastSeen(), m.base(), m.n(), restarted));
+                    rows.add(mode == 3 ? String.format("%-62s%s", "", restarted)
+                            : String.format("kill %2d at %5.1f s: %-42s at v%d (plan from v%d, %d steps); %s", kills,
+                                    killedAt, how.how(), how.lastSeen(), m.base(), m.n(), restarted));
                 }
                 PlanJson end = PlanChecks.awaitEnded(port, m, Duration.ofSeconds(60));
                 assertThat(end.state()).as("seed %d: %s ended: %s\n%s", seed, m, end, ringd.log()).isEqualTo("done");
