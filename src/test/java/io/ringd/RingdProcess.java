@@ -26,6 +26,9 @@ public final class RingdProcess implements AutoCloseable {
     /** SIGKILL's exit status as the JDK reports it on Linux: 128 + 9. */
     public static final int KILLED = 137;
 
+    /** Options for a quicker start of the child JVM only (C1 alone); the product's defaults are untouched. */
+    public static final List<String> QUICK_JVM = List.of("-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:+UseSerialGC");
+
     private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
     private static final int KEPT_LOG = 1 << 20;
 
