@@ -69,7 +69,7 @@ class PlansParts implements RingPart, DisposableBean, SmartLifecycle {
             registered.add(Gauge.builder("ringd.plan.steps", plans, p -> steps(p.latest()))
                     .tags(tags).description("How many steps the ring's newest plan has (0 with no plan)")
                     .register(meters));
-            for (String s : RingPlans.STATES) {
+            for (String s : PlanStates.ALL) {
                 registered.add(Gauge.builder("ringd.plan.state", plans, p -> is(p.latest(), s) ? 1 : 0)
                         .tags(tags.and("state", s)).description("1 for the state of the ring's newest plan")
                         .register(meters));
@@ -106,7 +106,7 @@ class PlansParts implements RingPart, DisposableBean, SmartLifecycle {
     }
 
     private static boolean pausedOnGate(PlanJson p) {
-        return is(p, RingPlans.PAUSED) && RingPlans.GATE_TIMEOUT.equals(p.reason());
+        return is(p, PlanStates.PAUSED) && PlanStates.GATE_TIMEOUT.equals(p.reason());
     }
 
     /** The plans of {@code ring}. */
