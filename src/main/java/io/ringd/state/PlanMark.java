@@ -2,6 +2,8 @@ package io.ringd.state;
 
 import java.util.Objects;
 
+import io.ringd.wire.PlanMarkJson;
+
 /**
  * Which step of which planned change a version is (docs/ring.md section 24):
  * carried by the version's history entry and its change event.
@@ -17,5 +19,10 @@ public record PlanMark(String id, int step, int of) {
         if (step < 1 || step > of) {
             throw new IllegalArgumentException("a plan step is 1 to " + of + ": " + step);
         }
+    }
+
+    /** Its wire form: the {@code plan} of a change event and of a stored history entry. */
+    public PlanMarkJson json() {
+        return new PlanMarkJson(id, step, of);
     }
 }

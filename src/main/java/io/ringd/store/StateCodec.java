@@ -79,7 +79,7 @@ public final class StateCodec {
         for (HistoryDelta d : h.deltas()) {
             deltas.add(new StateJson.Delta(d.version(), d.changes().stream().map(ChangeJson::of).toList(),
                     d.settings() == null ? null : d.settings().json(), time(d.committedAt()), d.fingerprint(),
-                    d.plan() == null ? null : new PlanMarkJson(d.plan().id(), d.plan().step(), d.plan().of())));
+                    d.plan() == null ? null : d.plan().json()));
         }
         return json.writeValueAsBytes(new StateJson(FORMAT, s.version(), s.incarnation(), s.settings().json(),
                 NodeJson.all(s.nodes()),

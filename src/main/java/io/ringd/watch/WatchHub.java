@@ -39,7 +39,6 @@ import io.ringd.web.problem.ApiException;
 import io.ringd.web.problem.Problems;
 import io.ringd.web.RingHeaders;
 import io.ringd.wire.ChangeEventJson;
-import io.ringd.wire.PlanMarkJson;
 import io.ringd.wire.WireJson;
 import io.ringd.wire.WireTime;
 import tools.jackson.databind.json.JsonMapper;
@@ -246,7 +245,7 @@ class WatchHub implements RingPart, SmartLifecycle {
                 WireTime.format(d.committedAt()),
                 d.fingerprint() != null ? d.fingerprint() : service.ringAt(d.version()).fingerprint(), d.changes(),
                 d.settings() == null ? null : d.settings().json(),
-                d.plan() == null ? null : new PlanMarkJson(d.plan().id(), d.plan().step(), d.plan().of())));
+                d.plan() == null ? null : d.plan().json()));
     }
 
     private void count(WatchStream.Item item) {
