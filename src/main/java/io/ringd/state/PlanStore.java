@@ -57,11 +57,6 @@ public interface PlanStore extends AutoCloseable {
         return true;
     }
 
-    /** Whether other instances share the document. */
-    default boolean shared() {
-        return false;
-    }
-
     /** Where it lives, for logs. */
     String describe();
 

@@ -148,11 +148,6 @@ final class ZooKeeperPlanStore implements PlanStore {
     }
 
     @Override
-    public boolean shared() {
-        return true;
-    }
-
-    @Override
     public String describe() {
         return "zookeeper " + path;
     }
