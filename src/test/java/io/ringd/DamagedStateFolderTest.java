@@ -178,4 +178,20 @@ class DamagedStateFolderTest {
             assertThat(app.getBean(Rings.class).defaultRing().service().current().version()).isEqualTo(4);
         }
     }
+
+    @Test
+    void aGarbagePlansFile_isRefused_namingIt() throws Exception {
+        Files.write(dataDir.resolve(STATE), good);
+        Path plans = dataDir.toAbsolutePath().normalize().resolve("plans.json");
+        Files.writeString(plans, "{\"format\":1,\"plans\":[{\"id\":");
+        new FileRingStore(dataDir).close();
+        TreeMap<String, String> before = folder();
+        Throwable failure = catchThrowable(this::start);
+        assertThat(failure).as("the start is refused").isNotNull();
+        FailureAnalysis analysis = new StateFailureAnalyzer().analyze(failure);
+        assertThat(analysis).as("a start-up report for %s", failure).isNotNull();
+        assertThat(analysis.getDescription()).contains(plans.toString()).contains("plans");
+        assertThat(analysis.getAction()).contains("Restore " + plans);
+        assertThat(folder()).as("the folder is left as it was").isEqualTo(before);
+    }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.ringd.state.PlanStore;
+import io.ringd.state.StateUnreadableException;
 import io.ringd.state.StoreUnavailableException;
 import io.ringd.wire.PlanJson;
 import io.ringd.wire.WireJson;
@@ -73,8 +74,8 @@ final class PlanBook {
         try {
             d = json.readValue(s.document(), PlanJson.Document.class);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("the plans in " + store.describe() + " cannot be read: " + e.getMessage(),
-                    e);
+            throw new StateUnreadableException(store.describe(), "the plans in " + store.describe()
+                    + " cannot be read: " + e.getMessage(), e);
         }
         List<PlanJson> plans = d.plans() == null ? List.of() : List.copyOf(d.plans());
         remember(plans);

@@ -23,6 +23,8 @@ import io.ringd.state.PlanStore;
 import io.ringd.state.RingService;
 import io.ringd.state.RingState;
 import io.ringd.state.ServedRing;
+import io.ringd.state.StateUnreadableException;
+import io.ringd.state.StoreUnavailableException;
 import io.ringd.state.VersionException;
 import io.ringd.state.WriteGate;
 import io.ringd.web.problem.ApiException;
@@ -57,8 +59,20 @@ final class RingPlans implements WriteGate, AutoCloseable {
         this.driver = new PlanDriver(ring, book, store, props.tick(), clock);
     }
 
-    /** Starts following the store (another instance's changes) and taking part in choosing the driver. */
+    /**
+     * Reads the stored plans once, so that a damaged document refuses the ring's start as a damaged state
+     * does (a store out of reach is read later), then follows the store (another instance's changes) and
+     * takes part in choosing the driver.
+     *
+     * @throws StateUnreadableException if the stored plans cannot be read
+     */
     void start() {
+        try {
+            book.read();
+        } catch (StoreUnavailableException e) {
+            log.warn("The plans of ring {} cannot be read now ({}): read once the store is reached", ring.name(),
+                    e.getMessage());
+        }
         store.follow(this::changedElsewhere);
         store.lead(leads -> driver.wake());
     }
