@@ -215,7 +215,7 @@ public class FollowersLoad {
      */
     static final class Wire implements Runnable {
         static final int CONNECTIONS = 32;
-        /** Shorter than the server's keep-alive timeout (server.tomcat.keep-alive-timeout, 20 s). */
+        /** Shorter than the server's keep-alive timeout (server.jetty.connection-idle-timeout, 20 s). */
         static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(15);
         final Selector selector;
         final InetSocketAddress[] addresses;

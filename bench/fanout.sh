@@ -4,7 +4,7 @@
 #   bench/fanout.sh
 # 1. starts target/ringd.jar (memory store) with the heap the Docker image gives a 1 GiB container
 #    (-XX:MaxRAMPercentage=75 of 1 GiB: -Xmx768m), ringd.watch.max-streams and
-#    server.tomcat.max-connections raised to hold the largest count, 100 nodes; heap after a full
+#    server.jetty.max-connections raised to hold the largest count, 100 nodes; heap after a full
 #    GC (jcmd GC.run, GC.heap_info) and the server's CPU at rest with no stream open;
 # 2. for each count in COUNTS (default "1000 5000 10000"): bench/StreamsLoad.java (one thread, one
 #    selector, not a thread per stream) opens that many streams at OPEN_RATE a second (default
@@ -53,7 +53,7 @@ trap cleanup EXIT
 # shellcheck disable=SC2086
 java $heap -XX:+ExitOnOutOfMemoryError -jar target/ringd.jar --server.port="$port" --server.address=127.0.0.1 \
   --ringd.store=memory --ringd.data-dir="$out/data" --ringd.admin.token="$token" \
-  --ringd.watch.max-streams=$((largest + 100)) --server.tomcat.max-connections=$((largest + 2000)) $server_args \
+  --ringd.watch.max-streams=$((largest + 100)) --server.jetty.max-connections=$((largest + 2000)) $server_args \
   >"$out/ringd.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 1200); do

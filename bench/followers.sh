@@ -79,7 +79,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 ctl() { echo "$1" >"$control.tmp" && mv "$control.tmp" "$control"; } # never read half written
 
 # 1. Warm-up, the server at rest and its heap with no follower known. More connections than wrk and
-# the harness will hold at once, so that Tomcat's cache of channels and buffers is as full as later.
+# the harness will hold at once, so that the container's pools of connections and buffers are as full as later.
 wrk -t2 -c96 -d5s -s bench/route-keys.lua "$base/route/x" >/dev/null
 sleep 10 # the JIT done with what the warm-up compiled
 c0=$(cpu "$pid"); sleep "$quiet"; c1=$(cpu "$pid")

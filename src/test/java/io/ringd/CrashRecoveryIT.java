@@ -74,7 +74,7 @@ class CrashRecoveryIT {
             String at = "seed " + seed + " round " + round;
             long started = System.nanoTime();
             RingdProcess ringd = RingdProcess.start(dataDir, TOKEN, CHILD_JVM, List.of("--logging.level.root=WARN",
-                    "--logging.level.org.springframework.boot.tomcat=INFO"));
+                    "--logging.level.org.springframework.boot.jetty=INFO"));
             try {
                 int port = ringd.awaitStarted(90);
                 double startSeconds = (System.nanoTime() - started) / 1e9;

@@ -43,7 +43,7 @@ class PlanCrashIT {
 
     static final String TOKEN = "plan-crash-test-admin-token-0123456789";
     static final List<String> ARGS = List.of("--logging.level.root=WARN",
-            "--logging.level.org.springframework.boot.tomcat=INFO", "--logging.level.io.ringd.plan=INFO",
+            "--logging.level.org.springframework.boot.jetty=INFO", "--logging.level.io.ringd.plan=INFO",
             "--ringd.warmup.enabled=false");
     /** The log line of a step the driver found in the ring's history, its record cut short by the kill. */
     static final Pattern FOUND = Pattern.compile("step (\\d+) of (\\d+) was made as version (\\d+) before this "
@@ -159,7 +159,7 @@ class PlanCrashIT {
             String log = ringd.log();
             String caught = log.contains(" committed as version ") ? "as it committed a step"
                     : log.contains("before this instance drove it; recorded") ? "as it recorded a step"
-                    : log.contains("Tomcat started on port") ? "as it began to serve" : null;
+                    : log.contains("Jetty started on port") ? "as it began to serve" : null;
             if (caught != null) {
                 assertThat(ringd.kill()).as("%s: exit status of SIGKILL", at).isEqualTo(RingdProcess.KILLED);
                 return caught;

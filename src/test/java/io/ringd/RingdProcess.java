@@ -29,7 +29,7 @@ public final class RingdProcess implements AutoCloseable {
     /** Options for a quicker start of the child JVM only (C1 alone); the product's defaults are untouched. */
     public static final List<String> QUICK_JVM = List.of("-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:+UseSerialGC");
 
-    private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+    private static final Pattern STARTED = Pattern.compile("Jetty started on port (\\d+)");
     private static final int KEPT_LOG = 1 << 20;
 
     private final Process process;

@@ -19,6 +19,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.eclipse.jetty.http.HttpException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -215,9 +216,25 @@ class BodyArrival extends OncePerRequestFilter {
             }
         }
 
+        /**
+         * A failed read: a body that broke its framing (a malformed chunk) is the client's, 400; a client gone
+         * has nobody to answer.
+         */
         @Override
         public void onError(Throwable t) {
-            // A failed read (a malformed chunk, a client gone): the container goes on to an asynchronous error.
+            if (!decided.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                if (malformed(t)) {
+                    refuse(Problems.BAD_REQUEST, "the body could not be read as its headers frame it (a malformed "
+                            + "chunk)");
+                } else {
+                    async.complete();
+                }
+            } catch (IOException | RuntimeException e) {
+                async.complete();
+            }
         }
 
         @Override
@@ -268,10 +285,7 @@ class BodyArrival extends OncePerRequestFilter {
             body.bytes = Body.EMPTY;
         }
 
-        /**
-         * The container's asynchronous error (after a failed read): it answers it itself, through its error
-         * page ({@code ProblemErrorController}: 400 for a body that broke its framing), and completes.
-         */
+        /** An asynchronous error: the container ends the answer. */
         @Override
         public void onError(AsyncEvent event) {
             decided.set(true);
@@ -281,6 +295,16 @@ class BodyArrival extends OncePerRequestFilter {
         public void onStartAsync(AsyncEvent event) {
             event.getAsyncContext().addListener(this); // a handler that goes asynchronous keeps the bytes held
         }
+    }
+
+    /** Whether {@code error} is, or is caused by, the container's refusal of what the client sent. */
+    static boolean malformed(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof HttpException http && http.getCode() == 400) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String seconds(long millis) {

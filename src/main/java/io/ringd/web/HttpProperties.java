@@ -19,7 +19,7 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties("ringd.http")
 public record HttpProperties(@DefaultValue("10s") Duration headerTimeout, @DefaultValue("10s") Duration bodyTimeout,
-        @DefaultValue("64MB") DataSize bodyMemory) {
+        @DefaultValue("64MB") DataSize bodyMemory, @DefaultValue("100") int acceptQueue) {
 
     public HttpProperties {
         check("ringd.http.header-timeout", headerTimeout);
@@ -28,6 +28,9 @@ public record HttpProperties(@DefaultValue("10s") Duration headerTimeout, @Defau
                 || bodyMemory.toBytes() > DataSize.ofGigabytes(16).toBytes()) {
             throw new IllegalArgumentException("ringd.http.body-memory must be in [8MB, 16GB] (room for two bodies "
                     + "of the largest size): " + bodyMemory);
+        }
+        if (acceptQueue < 1 || acceptQueue > 65535) {
+            throw new IllegalArgumentException("ringd.http.accept-queue must be in [1, 65535]: " + acceptQueue);
         }
     }
 

@@ -44,8 +44,11 @@ class RequestGuardFilter extends OncePerRequestFilter {
     private final ProblemWriter problems;
     private final Rings rings;
     private final PathVariableLookup pathVariables;
+    private final HttpProperties http;
 
-    RequestGuardFilter(ProblemWriter problems, Rings rings, HandlerMappingIntrospector handlers) {
+    RequestGuardFilter(ProblemWriter problems, Rings rings, HandlerMappingIntrospector handlers,
+            HttpProperties http) {
+        this.http = http;
         this.problems = problems;
         this.rings = rings;
         this.pathVariables = new PathVariableLookup(handlers);
@@ -95,5 +98,7 @@ class RequestGuardFilter extends OncePerRequestFilter {
             RingHeaders.set(response, RingPaths.of(request, rings));
         }
         problems.write(response, type, detail, field);
+        // a body refused before it was read (or part-way): dropped as it comes, so the client reads the answer
+        Swallow.rest(request, response, MAX_BODY_BYTES, http.bodyTimeout().toMillis());
     }
 }

@@ -2,10 +2,6 @@ package io.ringd.web;
 
 import java.util.List;
 
-import org.apache.catalina.core.StandardHost;
-import org.apache.tomcat.util.buf.EncodedSolidusHandling;
-import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
-import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -24,9 +20,10 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * The request-line limit is {@code server.max-http-request-header-size} in
  * {@code application.yml}. A slow client holds no worker thread: its
  * headers are bounded by {@code ringd.http.header-timeout}
- * ({@link HeaderDeadlineProtocol}), its body by {@code ringd.http.body-timeout}
- * ({@link BodyArrival}); the connection limits are {@code server.tomcat.*}
- * in {@code application.yml} (docs/settings.md).
+ * ({@link HeaderDeadline}), its body by {@code ringd.http.body-timeout}
+ * ({@link BodyArrival}); the connection limits are {@code server.jetty.*}
+ * in {@code application.yml} and {@code ringd.http.accept-queue}
+ * (docs/settings.md), set up in {@link JettyConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ CorsProperties.class, HttpProperties.class })
@@ -85,29 +82,5 @@ class WebConfiguration implements WebMvcConfigurer {
     @Bean
     static BeanPostProcessor corsRefusals() {
         return CorsRefusals.onEveryHandlerMapping();
-    }
-
-    @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> ringdTomcat(HttpProperties http) {
-        return factory -> {
-            factory.setProtocol(HeaderDeadlineProtocol.class.getName());
-            factory.addConnectorCustomizers(connector -> {
-                if (connector.getProtocolHandler() instanceof HeaderDeadlineProtocol protocol) {
-                    protocol.setHeaderTimeout(http.headerTimeout().toMillis());
-                }
-                // ringd takes JSON bodies only: the container never reads a form body into parameters,
-                // which it would do on the worker thread, at the client's pace, before BodyArrival, and a
-                // parameter lookup (the query check, a handler mapping's) must not read, or fail on, one.
-                connector.setParseBodyMethods("");
-                connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
-                connector.setEncodedReverseSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
-                connector.setAllowTrace(true); // refused by RequestGuardFilter, with the Allow header OPTIONS gives
-            });
-            factory.addContextCustomizers(context -> {
-                if (context.getParent() instanceof StandardHost host) {
-                    host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
-                }
-            });
-        };
     }
 }

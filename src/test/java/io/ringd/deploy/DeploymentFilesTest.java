@@ -604,7 +604,7 @@ class DeploymentFilesTest {
             Object tmpfs = ringd.get("tmpfs");
             List<String> mounts = tmpfs instanceof List<?> l ? l.stream().map(String::valueOf).toList()
                     : tmpfs == null ? List.of() : List.of(String.valueOf(tmpfs));
-            assertThat(mounts).as("tmpfs of %s in %s: java.io.tmpdir (Tomcat's work folder) must be writable",
+            assertThat(mounts).as("tmpfs of %s in %s: java.io.tmpdir (the container's work folder) must be writable",
                     name, file).anyMatch(m -> m.equals("/tmp") || m.startsWith("/tmp:"));
         }
         assertThat(DeployAssets.read("Dockerfile")).as("the Dockerfile documents running read-only")

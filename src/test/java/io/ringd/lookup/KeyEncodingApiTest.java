@@ -136,7 +136,7 @@ class KeyEncodingApiTest extends RealServerTest {
 
     @Test
     void controlCharacterKeys_travelInTheQueryAndTheBatch() {
-        // Tomcat refuses %00 in a path (400, a problem); the query and POST /route take it
+        // the container refuses %00 in a path (400, a problem); the query and POST /route take it
         for (String key : List.of("\u0000", "a\u0000b", "\u0001", "\r\n")) {
             JsonNode q = fastGet("/route?key=" + form(key));
             assertThat(q.get("key").asString()).isEqualTo(key);

@@ -113,7 +113,7 @@ public final class Soak {
         List<String> report = new ArrayList<>();
         List<long[]> samples = new ArrayList<>(); // seconds, heap KiB after GC, open files, threads
         RingdProcess ringd = RingdProcess.start(dataDir, TOKEN, jvmOptions,
-                List.of("--logging.level.root=WARN", "--logging.level.org.springframework.boot.tomcat=INFO",
+                List.of("--logging.level.root=WARN", "--logging.level.org.springframework.boot.jetty=INFO",
                         "--ringd.watch.keep-alive=1s"));
         List<Thread> threads = new ArrayList<>();
         try {

@@ -283,7 +283,7 @@ class ZooKeeperPlanFailoverIT {
                 "--ringd.zookeeper.new-ring-wait=1s",
                 "--ringd.warmup.enabled=false",
                 "--logging.level.root=WARN",
-                "--logging.level.org.springframework.boot.tomcat=INFO",
+                "--logging.level.org.springframework.boot.jetty=INFO",
                 "--logging.level.io.ringd.plan=INFO",
                 "--logging.level.io.ringd.store.ZooKeeperPlanStore=INFO",
                 "--logging.level.org.apache.zookeeper.ClientCnxn=INFO",

@@ -39,13 +39,13 @@ class SlowClientsApiTest extends RealServerTest {
     static final int DEADLINE_SECONDS = 3;
     private static final long DEADLINE_MILLIS = DEADLINE_SECONDS * 1000L;
     /**
-     * How late past the deadline one connection may end: Tomcat looks for
+     * How late past the deadline one connection may end: the container looks for
      * timed-out asynchronous requests once a second, and on a loaded 2-core machine (the whole
      * suite in two forks beside these 1,000 connections) a check and the
      * test's own reading of the socket run late (in one CI run the slowest
      * 1% of the slow bodies ended over 5 s late, and in another the median was 3.2 s late). Most end
      * within {@link #MEDIAN_SLACK_MILLIS}. The bounds still tell a deadline from none: a connection
-     * that sends a byte every one to two seconds stays within {@code connection-timeout} (10 s) between
+     * that sends a byte every one to two seconds stays within the connection idle timeout (20 s) between
      * bytes, so without the deadlines it would live for the whole test.
      */
     private static final long SLACK_MILLIS = 10_000;

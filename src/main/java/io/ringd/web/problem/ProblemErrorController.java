@@ -3,6 +3,8 @@ package io.ringd.web.problem;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.eclipse.jetty.http.BadMessageException;
+
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
@@ -48,7 +50,7 @@ class ProblemErrorController implements ErrorController {
     /** Whether {@code error} is, or is caused by, the container's refusal of what a client sent. */
     private static boolean badBody(Object error) {
         for (Throwable t = error instanceof Throwable e ? e : null; t != null; t = t.getCause()) {
-            if (t.getClass().getName().equals("org.apache.coyote.BadRequestException")) {
+            if (t instanceof BadMessageException) {
                 return true;
             }
         }
