@@ -1,6 +1,7 @@
 package io.ringd.watch;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -12,8 +13,11 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -79,7 +83,7 @@ class WatchController {
             mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"),
             examples = @ExampleObject(value = EXAMPLE)))
     @ApiResponse(responseCode = "503", description = "Too many streams open")
-    SseEmitter events(@Parameter(description = "The version the client holds", example = "7")
+    void events(@Parameter(description = "The version the client holds", example = "7")
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
             @Parameter(description = "The version the client holds, when it cannot send Last-Event-ID "
                     + "(the header wins)", example = "7") @RequestParam(required = false) String after,
@@ -89,29 +93,84 @@ class WatchController {
             @Parameter(description = "The incarnation of the ring the client holds, when it cannot send "
                     + "X-Ring-Incarnation (the header wins)", example = "5f0c3a9e1b7d2468")
             @RequestParam(required = false) String incarnation,
-            HttpServletRequest request, HttpServletResponse response) {
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
         // so that proxies pass events on as they come instead of buffering the answer
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
-        SseEmitter emitter = new SseEmitter(0L); // no timeout: the stream stays open until either side ends it
-        WatchStream stream = hub.open(RingPaths.of(request, rings), new WatchStream.Sink() {
-            @Override
-            public void event(String name, long id, String data) throws IOException {
-                emitter.send(SseEmitter.event().name(name).id(Long.toString(id)).data(data));
-            }
+        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+        AnswerSink sink = new AnswerSink();
+        // Opened before the answer goes asynchronous, so that a refusal (503, 404) is an ordinary answer; the
+        // stream is held (writes nothing) until the sink has the answer.
+        WatchStream stream = hub.open(RingPaths.of(request, rings), sink,
+                lastEventId != null ? lastEventId : after, incarnationHeader != null ? incarnationHeader : incarnation);
+        try {
+            AsyncContext async = request.startAsync(request, response);
+            async.setTimeout(0); // no timeout: the stream stays open until either side ends it
+            async.addListener(new AsyncListener() {
+                @Override
+                public void onComplete(AsyncEvent event) {
+                    stream.close("the connection ended");
+                }
 
-            @Override
-            public void comment(String text) throws IOException {
-                emitter.send(SseEmitter.event().comment(text));
-            }
+                @Override
+                public void onTimeout(AsyncEvent event) {
+                    stream.close("the connection timed out");
+                }
 
-            @Override
-            public void close() {
-                emitter.complete();
+                @Override
+                public void onError(AsyncEvent event) {
+                    stream.close("the connection failed");
+                }
+
+                @Override
+                public void onStartAsync(AsyncEvent event) {
+                }
+            });
+            response.flushBuffer(); // the headers now: a client knows the stream is open before the first event
+            sink.attach(async, response.getOutputStream());
+        } catch (IOException | RuntimeException e) {
+            stream.close("the answer could not start");
+            throw e;
+        } finally {
+            stream.start();
+        }
+    }
+
+    /**
+     * The stream's HTTP answer: each item's bytes, encoded once for all streams, written and flushed as they
+     * are (no per-stream formatting or message conversion), through the servlet's output stream.
+     */
+    private static final class AnswerSink implements WatchStream.Sink {
+        private AsyncContext async;
+        private ServletOutputStream out;
+
+        /** Called once, before the stream starts: the writers see these fields after it. */
+        void attach(AsyncContext async, ServletOutputStream out) {
+            this.async = async;
+            this.out = out;
+        }
+
+        @Override
+        public void write(WatchStream.Item item) throws IOException {
+            out.write(item.wire());
+            out.flush();
+        }
+
+        @Override
+        public void event(String name, long id, String data) throws IOException {
+            write(WatchStream.Item.event(name, id, data, null));
+        }
+
+        @Override
+        public void comment(String text) throws IOException {
+            out.write((":" + text + "\n\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
+        @Override
+        public void close() {
+            if (async != null) {
+                async.complete();
             }
-        }, lastEventId != null ? lastEventId : after, incarnationHeader != null ? incarnationHeader : incarnation);
-        emitter.onCompletion(stream.closer("the connection ended"));
-        emitter.onTimeout(stream.closer("the connection timed out"));
-        emitter.onError(e -> stream.close("the connection failed"));
-        return emitter;
+        }
     }
 }

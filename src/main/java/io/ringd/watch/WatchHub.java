@@ -191,7 +191,7 @@ class WatchHub implements RingPart, SmartLifecycle {
                 }
                 log.debug("Closed a /ring/events stream: {}", why);
             }
-        });
+        }, false);
         RingService service = ring.service();
         RingHistory history = service.history();
         RingState current = service.current();
@@ -201,14 +201,14 @@ class WatchHub implements RingPart, SmartLifecycle {
                 ? history.after(after) : null;
         if (backlog != null && backlog.size() < props.maxQueued()) {
             for (HistoryDelta d : backlog) {
-                stream.offer(new WatchStream.Item(CHANGE, d.version(), changeEvent(d, service), null));
+                stream.offer(WatchStream.Item.event(CHANGE, d.version(), changeEvent(d, service), null));
                 stream.lastOffered = d.version();
             }
             if (backlog.isEmpty()) {
                 stream.lastOffered = after;
             }
         } else {
-            stream.offer(new WatchStream.Item(SNAPSHOT, current.version(),
+            stream.offer(WatchStream.Item.event(SNAPSHOT, current.version(),
                     json.writeValueAsString(current.document()), null));
             stream.lastOffered = current.version();
         }
@@ -229,7 +229,7 @@ class WatchHub implements RingPart, SmartLifecycle {
         }
         RingService service = of.ring.service();
         HistoryDelta delta = service.history().delta(current.version());
-        WatchStream.Item item = new WatchStream.Item(CHANGE, current.version(), changeEvent(delta, service),
+        WatchStream.Item item = WatchStream.Item.event(CHANGE, current.version(), changeEvent(delta, service),
                 current.committedAt());
         for (WatchStream s : of.open) {
             if (current.version() > s.lastOffered) {
@@ -273,8 +273,8 @@ class WatchHub implements RingPart, SmartLifecycle {
      * (or for {@code streams / probe-rate} seconds, when there are more
      * streams than the probe rate can probe that often), at most
      * {@code probe-rate * tick} of them a tick, so that probes come spread
-     * out and idle streams cost a bounded share of the CPU. Tomcat does not
-     * watch an open asynchronous answer for the client going away, so a
+     * out and idle streams cost a bounded share of the CPU. The container does
+     * not watch an open asynchronous answer for the client going away, so a
      * stream learns of it only when a write fails: the first write after the
      * client left succeeds (the peer answers it with a reset), the next one
      * fails and frees the slot, within about two such periods. The streams

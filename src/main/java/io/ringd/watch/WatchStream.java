@@ -1,6 +1,7 @@
 package io.ringd.watch;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -25,6 +26,15 @@ final class WatchStream {
 
     /** Where the events go: the HTTP answer, or a test's recorder. */
     interface Sink {
+        /** Writes one item; may block on a slow connection. The HTTP answer writes its {@link Item#wire()} bytes. */
+        default void write(Item item) throws IOException {
+            if (item.name() == null) {
+                comment(item.data());
+            } else {
+                event(item.name(), item.id(), item.data());
+            }
+        }
+
         /** Writes one event; may block on a slow connection. */
         void event(String name, long id, String data) throws IOException;
 
@@ -35,12 +45,25 @@ final class WatchStream {
         void close();
     }
 
-    /** An event to write; {@code committedAt} is set for live changes, whose delivery time is measured. */
-    record Item(String name, long id, String data, Instant committedAt) {
+    /**
+     * An event to write; {@code committedAt} is set for live changes, whose delivery time is measured.
+     * {@code wire} is the event as the stream carries it, encoded once and written to every stream as is.
+     */
+    record Item(String name, long id, String data, Instant committedAt, byte[] wire) {
         /** A comment (an item without a name: its data is the comment's text). */
-        static final Item KEEP_ALIVE = new Item(null, -1, " keep-alive", null);
+        static final Item KEEP_ALIVE = comment(" keep-alive");
         /** An empty comment written to an idle stream, so that a client that went away is noticed. */
-        static final Item PROBE = new Item(null, -1, "", null);
+        static final Item PROBE = comment("");
+
+        /** An event named {@code name}, with id {@code id} and data {@code data}. */
+        static Item event(String name, long id, String data, Instant committedAt) {
+            String text = "event:" + name + "\nid:" + id + "\ndata:" + data.replace("\n", "\ndata:") + "\n\n";
+            return new Item(name, id, data, committedAt, text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private static Item comment(String text) {
+            return new Item(null, -1, text, null, (":" + text + "\n\n").getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /** What a stream reports: each event written, and its closing. */
@@ -59,6 +82,8 @@ final class WatchStream {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean sinkClosed = new AtomicBoolean();
+    /** Whether the writers may write: a stream is held from its opening until its answer has gone asynchronous. */
+    private volatile boolean started;
     private final Executor closer;
     /** When the write in progress began ({@link System#nanoTime()}), or 0 when none is. */
     private volatile long writingSince;
@@ -68,6 +93,12 @@ final class WatchStream {
     long lastOffered;
 
     WatchStream(Sink sink, Executor writers, Executor closer, int maxQueued, Events events) {
+        this(sink, writers, closer, maxQueued, events, true);
+    }
+
+    /** A stream that, unless {@code started}, queues what it is offered and writes nothing until {@link #start()}. */
+    WatchStream(Sink sink, Executor writers, Executor closer, int maxQueued, Events events, boolean started) {
+        this.started = started;
         this.sink = sink;
         this.writers = writers;
         this.closer = closer;
@@ -98,8 +129,18 @@ final class WatchStream {
         return closed.get();
     }
 
+    /** Lets the writers write what was queued while the stream was held, and what comes next. */
+    void start() {
+        started = true;
+        if (closed.get()) {
+            closeSink(); // closed while held: nothing was written, the answer ends now
+        } else {
+            schedule();
+        }
+    }
+
     private void schedule() {
-        if (draining.compareAndSet(false, true)) {
+        if (started && draining.compareAndSet(false, true)) {
             try {
                 writers.execute(this::drain);
             } catch (RuntimeException e) { // the pool is shut down
@@ -116,11 +157,7 @@ final class WatchStream {
                 queued.decrementAndGet();
                 writingSince = Math.max(1, System.nanoTime());
                 try {
-                    if (item.name() == null) {
-                        sink.comment(item.data());
-                    } else {
-                        sink.event(item.name(), item.id(), item.data());
-                    }
+                    sink.write(item);
                 } finally {
                     writingSince = 0;
                     lastWritten = System.nanoTime();
@@ -161,7 +198,7 @@ final class WatchStream {
         if (closed.compareAndSet(false, true)) {
             queue.clear();
             events.closed(this, why);
-            if (!draining.get()) { // else the writer sees closed after its loop (draining is cleared first)
+            if (started && !draining.get()) { // else the writer sees closed after its loop (draining is cleared first)
                 try {
                     closer.execute(this::closeSink);
                 } catch (RuntimeException e) { // the closer is shut down

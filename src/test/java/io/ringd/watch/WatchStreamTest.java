@@ -3,6 +3,7 @@ package io.ringd.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -89,7 +90,7 @@ class WatchStreamTest {
         Recorder sink = new Recorder(new CountDownLatch(0));
         WatchStream s = stream(sink, 1000);
         for (int v = 1; v <= 500; v++) {
-            assertThat(s.offer(new WatchStream.Item("change", v, "{}", null))).isTrue();
+            assertThat(s.offer(WatchStream.Item.event("change", v, "{}", null))).isTrue();
             if (v % 100 == 0) {
                 s.offer(WatchStream.Item.KEEP_ALIVE);
             }
@@ -114,14 +115,14 @@ class WatchStreamTest {
         CountDownLatch gate = new CountDownLatch(1); // the connection accepts nothing
         Recorder sink = new Recorder(gate);
         WatchStream s = stream(sink, 10);
-        assertThat(s.offer(new WatchStream.Item("change", 1, "{}", null))).isTrue();
+        assertThat(s.offer(WatchStream.Item.event("change", 1, "{}", null))).isTrue();
         long start = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (s.writingFor(System.nanoTime()) == 0 && System.nanoTime() < start) {
             Thread.sleep(1);
         }
         int accepted = 1;
         for (int v = 2; v <= 50; v++) { // returns at once although every write blocks
-            if (s.offer(new WatchStream.Item("change", v, "{}", null))) {
+            if (s.offer(WatchStream.Item.event("change", v, "{}", null))) {
                 accepted++;
             }
         }
@@ -130,7 +131,7 @@ class WatchStreamTest {
         assertThat(closedWhy.get(0)).contains("more than 10 events queued");
         // one event is being written (blocked), ten wait: the eleventh queued closes the stream
         assertThat(accepted).isEqualTo(11);
-        assertThat(s.offer(new WatchStream.Item("change", 51, "{}", null))).as("a closed stream takes nothing").isFalse();
+        assertThat(s.offer(WatchStream.Item.event("change", 51, "{}", null))).as("a closed stream takes nothing").isFalse();
         assertThat(s.writingFor(System.nanoTime())).as("the write still blocked").isPositive();
         Thread.sleep(100);
         assertThat(sink.closed).as("the answer is not ended while its write is blocked").isFalse();
@@ -175,8 +176,8 @@ class WatchStreamTest {
             }
         };
         WatchStream s = stream(failing, 100);
-        s.offer(new WatchStream.Item("change", 1, "{}", null));
-        s.offer(new WatchStream.Item("change", 2, "{}", null));
+        s.offer(WatchStream.Item.event("change", 1, "{}", null));
+        s.offer(WatchStream.Item.event("change", 2, "{}", null));
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!s.isClosed() && System.nanoTime() < end) {
             Thread.sleep(10);
@@ -184,5 +185,65 @@ class WatchStreamTest {
         assertThat(s.isClosed()).isTrue();
         Thread.sleep(100);
         assertThat(closedWhy).containsExactly("the connection failed");
+    }
+
+    @Test
+    void aHeldStream_writesNothingUntilStarted_thenAllInOrder() throws Exception {
+        Recorder sink = new Recorder(new CountDownLatch(0));
+        WatchStream s = new WatchStream(sink, writers, closer, 100, new WatchStream.Events() {
+            @Override
+            public void written(WatchStream.Item item) {
+            }
+
+            @Override
+            public void closed(WatchStream stream, String why) {
+                closedWhy.add(why);
+            }
+        }, false);
+        s.offer(WatchStream.Item.event("snapshot", 3, "{}", null));
+        s.offer(WatchStream.Item.event("change", 4, "{}", null));
+        Thread.sleep(100);
+        assertThat(sink.written).as("held: the answer is not asynchronous yet").isEmpty();
+        s.start();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sink.written.size() < 2 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(sink.written).containsExactly("snapshot 3", "change 4");
+    }
+
+    @Test
+    void aStreamClosedWhileHeld_endsItsAnswerWhenStarted_andNotBefore() throws Exception {
+        Recorder sink = new Recorder(new CountDownLatch(0));
+        WatchStream s = new WatchStream(sink, writers, closer, 100, new WatchStream.Events() {
+            @Override
+            public void written(WatchStream.Item item) {
+            }
+
+            @Override
+            public void closed(WatchStream stream, String why) {
+                closedWhy.add(why);
+            }
+        }, false);
+        s.offer(WatchStream.Item.event("snapshot", 3, "{}", null));
+        s.close("the ring r was deleted");
+        Thread.sleep(100);
+        assertThat(sink.closed).as("the answer is not there to end yet").isFalse();
+        s.start();
+        assertThat(sink.closed).as("ended by start, on its thread").isTrue();
+        assertThat(sink.written).isEmpty();
+        assertThat(closedWhy).containsExactly("the ring r was deleted");
+    }
+
+    @Test
+    void anItemsWireBytes_areTheServerSentEventsFormat() {
+        assertThat(new String(WatchStream.Item.event("change", 8, "{\"version\":8}", null).wire(),
+                StandardCharsets.UTF_8)).isEqualTo("event:change\nid:8\ndata:{\"version\":8}\n\n");
+        assertThat(new String(WatchStream.Item.event("snapshot", 2, "a\nb", null).wire(), StandardCharsets.UTF_8))
+                .as("each line of the data is a data line").isEqualTo("event:snapshot\nid:2\ndata:a\ndata:b\n\n");
+        assertThat(new String(WatchStream.Item.KEEP_ALIVE.wire(), StandardCharsets.UTF_8)).isEqualTo(": keep-alive\n\n");
+        assertThat(new String(WatchStream.Item.PROBE.wire(), StandardCharsets.UTF_8)).isEqualTo(":\n\n");
+        assertThat(new String(WatchStream.Item.event("change", 9, "{\"id\":\"caf\u00e9\"}", null).wire(),
+                StandardCharsets.UTF_8)).as("UTF-8").contains("caf\u00e9");
     }
 }
