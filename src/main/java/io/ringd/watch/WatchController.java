@@ -22,6 +22,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import io.ringd.state.Rings;
+import io.ringd.web.PeerClose;
 import io.ringd.web.RingApi;
 import io.ringd.web.RingPaths;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -97,6 +98,9 @@ class WatchController {
         // so that proxies pass events on as they come instead of buffering the answer
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+        // A stream's connection serves no other request: the watch for the client closing it (PeerClose)
+        // cannot be withdrawn when the stream ends, so the connection is closed with it.
+        response.setHeader(HttpHeaders.CONNECTION, "close");
         AnswerSink sink = new AnswerSink();
         // Opened before the answer goes asynchronous, so that a refusal (503, 404) is an ordinary answer; the
         // stream is held (writes nothing) until the sink has the answer.
@@ -127,6 +131,9 @@ class WatchController {
             });
             response.flushBuffer(); // the headers now: a client knows the stream is open before the first event
             sink.attach(async, response.getOutputStream());
+            if (hub.noticeCloses() && PeerClose.watch(request, stream.closer("the client closed the connection"))) {
+                stream.peerWatched();
+            }
         } catch (IOException | RuntimeException e) {
             stream.close("the answer could not start");
             throw e;

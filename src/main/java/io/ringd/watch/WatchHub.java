@@ -334,6 +334,11 @@ class WatchHub implements RingPart, SmartLifecycle {
         }
     }
 
+    /** Whether streams are told of their clients closing by their connections (ringd.watch.notice-closes). */
+    boolean noticeCloses() {
+        return props.noticeCloses();
+    }
+
     /** The streams open now. */
     int openStreams() {
         return streams.size();

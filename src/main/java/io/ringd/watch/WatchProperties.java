@@ -22,12 +22,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                   {@code probeRate * probeInterval} each idle stream is probed every
  *                   {@code streams / probeRate} seconds instead, so that idle streams cost a bounded
  *                   share of the CPU however many there are
+ * @param noticeCloses whether a stream's connection tells of its client closing it, without a write (the
+ *                   selector watches it): such a stream is never probed, and its slot is freed as soon as
+ *                   its client goes. {@code false}: the probes find closed clients, as they do where the
+ *                   connection cannot be watched
  */
 @ConfigurationProperties("ringd.watch")
 public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
         @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers,
         @DefaultValue("5s") Duration writeTimeout, @DefaultValue("300ms") Duration probeInterval,
-        @DefaultValue("4000") int probeRate) {
+        @DefaultValue("4000") int probeRate, @DefaultValue("true") boolean noticeCloses) {
 
     public WatchProperties {
         if (maxStreams < 1 || maxStreams > 100_000) {

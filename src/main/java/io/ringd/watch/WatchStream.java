@@ -85,6 +85,8 @@ final class WatchStream {
     /** Whether the writers may write: a stream is held from its opening until its answer has gone asynchronous. */
     private volatile boolean started;
     private final Executor closer;
+    /** Whether the connection tells of the client closing it, so that the stream needs no probe to find out. */
+    private volatile boolean peerWatched;
     /** When the write in progress began ({@link System#nanoTime()}), or 0 when none is. */
     private volatile long writingSince;
     /** When the last write ended, or the stream opened ({@link System#nanoTime()}). */
@@ -178,10 +180,16 @@ final class WatchStream {
 
     /**
      * Whether nothing was written for {@code idleNanos} at {@code now} and
-     * nothing is queued or being written: a probe is due.
+     * nothing is queued or being written: a probe is due, unless the
+     * connection tells of the client closing it.
      */
     boolean idleFor(long now, long idleNanos) {
-        return queued.get() == 0 && writingSince == 0 && now - lastWritten >= idleNanos;
+        return !peerWatched && queued.get() == 0 && writingSince == 0 && now - lastWritten >= idleNanos;
+    }
+
+    /** The connection tells of the client closing it: the stream is never probed. */
+    void peerWatched() {
+        peerWatched = true;
     }
 
     /** How long the write in progress has been blocked, in nanoseconds at {@code now}; 0 when none is. */

@@ -18,7 +18,8 @@ import io.ringd.RealServerTest;
  * interval of 50 ms would get 400 probes a second; at a rate of 10 a second each is probed about
  * every 2 s.
  */
-@TestPropertySource(properties = { "ringd.watch.keep-alive=15s", "ringd.watch.probe-interval=50ms",
+@TestPropertySource(properties = { "ringd.watch.notice-closes=false", "ringd.watch.keep-alive=15s",
+        "ringd.watch.probe-interval=50ms",
         "ringd.watch.probe-rate=10" })
 class WatchProbeRateApiTest extends RealServerTest {
 

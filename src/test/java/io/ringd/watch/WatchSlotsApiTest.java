@@ -17,11 +17,14 @@ import io.ringd.RealServerTest;
 
 /**
  * A {@code /ring/events} slot is freed within about a second of its client
- * going away, on a server with the default keep-alive period (15 s) and
- * probe interval (300 ms): the idle streams' probes find the closed
- * connection, not the keep-alive.
+ * going away where the connection is not watched for it
+ * ({@code ringd.watch.notice-closes=false}), on a server with the default
+ * keep-alive period (15 s) and probe interval (300 ms): the idle streams'
+ * probes find the closed connection, not the keep-alive.
+ * {@link WatchNoticedClosesApiTest} is the same where it is watched.
  */
-@TestPropertySource(properties = { "ringd.watch.keep-alive=15s", "ringd.watch.probe-interval=300ms" })
+@TestPropertySource(properties = { "ringd.watch.notice-closes=false", "ringd.watch.keep-alive=15s",
+        "ringd.watch.probe-interval=300ms" })
 class WatchSlotsApiTest extends RealServerTest {
 
     private final List<EventStream> open = new ArrayList<>();

@@ -1,0 +1,119 @@
+package io.ringd.watch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+
+import io.ringd.RealServerTest;
+
+/**
+ * A {@code /ring/events} slot is freed as soon as its client closes the
+ * connection, without a write: the connection is watched for it
+ * ({@code ringd.watch.notice-closes}, the default). The probes and the
+ * keep-alive are made too rare here (15 s) to find anything within the
+ * test, so what frees the slots is the connection alone.
+ */
+@TestPropertySource(properties = { "ringd.watch.keep-alive=15s", "ringd.watch.probe-interval=15s",
+        "ringd.watch.probe-rate=10" })
+class WatchNoticedClosesApiTest extends RealServerTest {
+
+    private final List<EventStream> open = new ArrayList<>();
+    /** The status line and headers of the last stream {@link #rawStream()} opened. */
+    private String headers;
+
+    @AfterEach
+    void closeStreams() {
+        open.forEach(EventStream::close);
+    }
+
+    EventStream events(String query) {
+        EventStream s = EventStream.open(uri("/ring/events" + query));
+        open.add(s);
+        return s;
+    }
+
+    @Test
+    void theLimitsWorthOfClosedStreams_freeTheirSlotsAtOnce() throws Exception {
+        closeAllAndOpenAgain(false);
+    }
+
+    @Test
+    void theLimitsWorthOfResetStreams_freeTheirSlotsAtOnce() throws Exception {
+        closeAllAndOpenAgain(true);
+    }
+
+    @Test
+    void aStreamsAnswer_closesItsConnection() throws Exception {
+        awaitNoStreams();
+        try (Socket s = rawStream()) {
+            assertThat(headers).containsIgnoringCase("\r\nConnection: close\r\n");
+        }
+    }
+
+    /** The limit's worth of streams closed (or reset) at once, and as many opened 300 ms later. */
+    private void closeAllAndOpenAgain(boolean reset) throws Exception {
+        awaitNoStreams();
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < MAX_STREAMS; i++) {
+                sockets.add(rawStream());
+            }
+            EventStream refused = events("");
+            assertThat(refused.status).as("a stream past the limit while %d are open", MAX_STREAMS).isEqualTo(503);
+        } finally {
+            for (Socket s : sockets) {
+                if (reset) {
+                    s.setSoLinger(true, 0); // closing sends a reset, not a FIN
+                }
+                s.close();
+            }
+        }
+        long closed = System.nanoTime();
+        Thread.sleep(300);
+        List<EventStream> again = new ArrayList<>();
+        for (int i = 0; i < MAX_STREAMS; i++) {
+            again.add(events(""));
+        }
+        double seconds = (System.nanoTime() - closed) / 1e9;
+        assertThat(again).as("%d streams opened %.2f s after as many were %s", MAX_STREAMS, seconds,
+                reset ? "reset" : "closed").allSatisfy(s -> assertThat(s.status).isEqualTo(200));
+    }
+
+    /** A stream opened on a socket of its own, its answer's status line read: closing the socket ends it. */
+    private Socket rawStream() throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("localhost", port), 5000);
+        s.setSoTimeout(5000);
+        s.getOutputStream().write(("GET /ring/events HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        byte[] status = s.getInputStream().readNBytes(12);
+        headers = new String(status, StandardCharsets.US_ASCII);
+        assertThat(new String(status, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
+        // read through the snapshot, so that closing sends a plain FIN (a socket closed with unread data
+        // resets the connection, which the server would notice at its first write rather than its second)
+        StringBuilder seen = new StringBuilder();
+        int headersEnd = -1;
+        while (headersEnd < 0 || seen.indexOf("\n\n", headersEnd + 4) < 0) {
+            int b = s.getInputStream().read();
+            assertThat(b).as("the stream's snapshot").isNotNegative();
+            seen.append((char) b);
+            if (headersEnd < 0) {
+                headersEnd = seen.indexOf("\r\n\r\n");
+                if (headersEnd >= 0) {
+                    headers += seen.substring(0, headersEnd + 4);
+                }
+            }
+        }
+        return s;
+    }
+}
