@@ -132,7 +132,7 @@ class WatchController {
             response.flushBuffer(); // the headers now: a client knows the stream is open before the first event
             sink.attach(async, response.getOutputStream());
             if (hub.noticeCloses() && PeerClose.watch(request, stream.closer("the client closed the connection"))) {
-                stream.peerWatched();
+                hub.peerWatched(stream);
             }
         } catch (IOException | RuntimeException e) {
             stream.close("the answer could not start");

@@ -88,6 +88,10 @@ class WatchHub implements RingPart, SmartLifecycle {
     private final ScheduledExecutorService keepAlive;
     private final Set<WatchStream> lingering = ConcurrentHashMap.newKeySet(); // closed during a write
     private final Set<WatchStream> stuck = ConcurrentHashMap.newKeySet(); // a write blocked past writeTimeout
+    /** The open streams whose connections do not tell of their clients closing: the ones the probes visit. */
+    private final Set<WatchStream> probed = ConcurrentHashMap.newKeySet();
+    /** Writes in progress, over all streams: the watchdog looks only while there are some. */
+    private final AtomicInteger writing = new AtomicInteger();
     private final Counter snapshots;
     private final Counter changes;
     private final Timer delivery;
@@ -178,6 +182,16 @@ class WatchHub implements RingPart, SmartLifecycle {
         }
         WatchStream stream = new WatchStream(sink, writers, closer, props.maxQueued(), new WatchStream.Events() {
             @Override
+            public void writeStarted() {
+                writing.incrementAndGet();
+            }
+
+            @Override
+            public void writeEnded() {
+                writing.decrementAndGet();
+            }
+
+            @Override
             public void written(WatchStream.Item item) {
                 count(item);
             }
@@ -185,6 +199,7 @@ class WatchHub implements RingPart, SmartLifecycle {
             @Override
             public void closed(WatchStream s, String why) {
                 streams.remove(s);
+                probed.remove(s);
                 of.open.remove(s);
                 if (s.writingFor(System.nanoTime()) > 0) {
                     lingering.add(s); // the watchdog still watches its write
@@ -213,6 +228,7 @@ class WatchHub implements RingPart, SmartLifecycle {
             stream.lastOffered = current.version();
         }
         streams.add(stream);
+        probed.add(stream);
         of.open.add(stream);
         return stream;
     }
@@ -283,9 +299,9 @@ class WatchHub implements RingPart, SmartLifecycle {
      */
     private void probe() {
         long now = System.nanoTime();
-        long idle = props.probeIdleNanos(streams.size());
+        long idle = props.probeIdleNanos(probed.size());
         int budget = probesPerTick;
-        for (WatchStream s : streams) {
+        for (WatchStream s : probed) {
             if (budget == 0) {
                 break;
             }
@@ -303,6 +319,9 @@ class WatchHub implements RingPart, SmartLifecycle {
      */
     private void watchdog() {
         try {
+            if (writing.get() == 0 && lingering.isEmpty() && stuck.isEmpty()) {
+                return; // nothing is being written: no write can be blocked
+            }
             long now = System.nanoTime();
             long limit = props.writeTimeout().toNanos();
             for (Set<WatchStream> set : List.of(streams, lingering)) {
@@ -337,6 +356,12 @@ class WatchHub implements RingPart, SmartLifecycle {
     /** Whether streams are told of their clients closing by their connections (ringd.watch.notice-closes). */
     boolean noticeCloses() {
         return props.noticeCloses();
+    }
+
+    /** {@code stream}'s connection tells of its client closing it: it is never probed. */
+    void peerWatched(WatchStream stream) {
+        stream.peerWatched();
+        probed.remove(stream);
     }
 
     /** The streams open now. */

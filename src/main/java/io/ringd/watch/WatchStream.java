@@ -66,8 +66,15 @@ final class WatchStream {
         }
     }
 
-    /** What a stream reports: each event written, and its closing. */
+    /** What a stream reports: each write's start and end, each event written, and its closing. */
     interface Events {
+        /** A write begins; {@link #writeEnded()} follows it, whether it succeeds or not. */
+        default void writeStarted() {
+        }
+
+        default void writeEnded() {
+        }
+
         void written(Item item);
 
         void closed(WatchStream stream, String why);
@@ -157,12 +164,14 @@ final class WatchStream {
             Item item;
             while (!closed.get() && (item = queue.poll()) != null) {
                 queued.decrementAndGet();
+                events.writeStarted();
                 writingSince = Math.max(1, System.nanoTime());
                 try {
                     sink.write(item);
                 } finally {
                     writingSince = 0;
                     lastWritten = System.nanoTime();
+                    events.writeEnded();
                 }
                 events.written(item);
             }

@@ -1,9 +1,11 @@
 package io.ringd.web;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.internal.HttpConnection;
@@ -20,17 +22,36 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * finished asking). A request whose headers have ended is no longer its
  * concern: {@link BodyArrival} bounds its body.
  */
-final class HeaderDeadline extends AbstractLifeCycle {
+final class HeaderDeadline extends AbstractLifeCycle implements Connection.Listener {
 
     private static final long SWEEP_MILLIS = 200;
 
     private final Server server;
     private final long limitNanos;
+    /** The open HTTP/1.1 connections, kept as they open and close (asking the selectors for them costs more). */
+    private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
     private Scheduler.Task sweep;
 
     HeaderDeadline(Server server, long headerTimeoutMillis) {
         this.server = server;
         this.limitNanos = TimeUnit.MILLISECONDS.toNanos(headerTimeoutMillis);
+        for (Connector connector : server.getConnectors()) {
+            connector.addEventListener(this);
+        }
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+        if (connection instanceof HttpConnection http) {
+            connections.add(http);
+        }
+    }
+
+    @Override
+    public void onClosed(Connection connection) {
+        if (connection instanceof HttpConnection http) {
+            connections.remove(http);
+        }
     }
 
     @Override
@@ -62,15 +83,11 @@ final class HeaderDeadline extends AbstractLifeCycle {
 
     /** Ends every connection whose request line and headers have taken longer than the deadline at {@code now}. */
     void closeLateHeaders(long now) {
-        for (Connector connector : server.getConnectors()) {
-            for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-                if (endPoint.getConnection() instanceof HttpConnection connection) {
-                    HttpParser parser = connection.getParser();
-                    // START: no byte of a request yet (a new or kept-alive connection, the idle timeout's concern)
-                    if (!parser.isStart() && parser.inHeaderState() && now - parser.getBeginNanoTime() > limitNanos) {
-                        endPoint.close();
-                    }
-                }
+        for (HttpConnection connection : connections) {
+            HttpParser parser = connection.getParser();
+            // START: no byte of a request yet (a new or kept-alive connection, the idle timeout's concern)
+            if (!parser.isStart() && parser.inHeaderState() && now - parser.getBeginNanoTime() > limitNanos) {
+                connection.getEndPoint().close();
             }
         }
     }
