@@ -83,7 +83,30 @@ none=$(used_heap)
 jcmd "$pid" GC.class_histogram >"$out/histogram-none.txt"
 c0=$(cpu "$pid"); sleep "$quiet"; c1=$(cpu "$pid")
 echo "no stream: heap after a full GC $none KiB, server CPU at rest $(python3 -c "print(round(($c1 - $c0) / $ticks / $quiet * 1000, 1))") ms/s, threads $(ls /proc/$pid/task | wc -l)" >>"$summary"
-echo "count | heap per idle stream | server CPU idle | threads | delivery p50 / p99 / max (ms) | per-version p99 median / max | lost | open" >>"$summary"
+echo "count | heap per idle stream (used after GC / class histogram) | server CPU idle | threads | delivery p50 / p99 / max (ms) | per-version p99 median / max | lost | open" >>"$summary"
+echo "streams,heap_kib_per_stream,histogram_kib_per_stream,idle_cpu_ms_per_s,p50_ms,p99_ms,max_ms" >"$out/fanout.csv"
+histogram_per() { # KiB per stream that the class histogram grew by, with $2 streams open
+  python3 - "$out/histogram-none.txt" "$out/histogram-$1.txt" "$2" <<'PY'
+import sys, re
+def read(p):
+    d = {}
+    for l in open(p):
+        m = re.match(r"\s*\d+:\s+\d+\s+(\d+)\s+(\S+)", l)
+        if m:
+            d[m.group(2)] = int(m.group(1))
+    return d
+a, b = read(sys.argv[1]), read(sys.argv[2])
+print(round(sum(b[k] - a.get(k, 0) for k in b) / 1024 / max(1.0, float(sys.argv[3])), 1))
+PY
+}
+report() { # the summary line and the CSV row of a count, from the variables its run left
+  local per hist p50 p99 max
+  per=$(python3 -c "print(round(($with - $none) / max(1, float('${streams_now:-0}')), 1))")
+  hist=$(histogram_per "$1" "${streams_now:-0}")
+  read -r p50 p99 max < <(echo "$line" | sed -E 's/.*p50 ([0-9]+) p99 ([0-9]+) max ([0-9]+);.*/\1 \2 \3/')
+  echo "$1 | $per / $hist KiB | $idle ms/s | $threads | $p50 / $p99 / $max | $(echo "$line" | sed -E 's/.*median ([0-9]+) max ([0-9]+).*/\1 \/ \2/') | $(echo "$line" | sed -E 's/.*lost ([0-9]+).*/\1/') | $open_line, gauge $streams_now" >>"$summary"
+  echo "$1,$per,$hist,$idle,$p50,$p99,$max" >>"$out/fanout.csv"
+}
 
 start_harness() { # count, control dir
   rm -rf "$2" && mkdir -p "$2"
@@ -132,8 +155,7 @@ for n in $counts; do
   if [ "$n" = "$largest" ]; then break; fi # the largest stays open for the lookups
   stop_harness "$dir"
   line=$(grep '^events' "$dir/harness.log" || echo "events none")
-  per=$(python3 -c "print(round(($with - $none) / max(1, float('${streams_now:-0}')), 1))")
-  echo "$n | $per KiB | $idle ms/s | $threads | $(echo "$line" | sed -E 's/.*p50 ([0-9]+) p99 ([0-9]+) max ([0-9]+);.*/\1 \/ \2 \/ \3/') | $(echo "$line" | sed -E 's/.*median ([0-9]+) max ([0-9]+).*/\1 \/ \2/') | $(echo "$line" | sed -E 's/.*lost ([0-9]+).*/\1/') | $open_line, gauge $streams_now" >>"$summary"
+  report "$n"
   sleep 3
 done
 
@@ -156,8 +178,7 @@ wait $wrkpid
 storm=$(grep '^reopened' "$dir/harness.log" || echo "reopened none")
 stop_harness "$dir"
 line=$(grep '^events' "$dir/harness.log" || echo "events none")
-per=$(python3 -c "print(round(($with - $none) / max(1, float('${streams_now:-0}')), 1))")
-echo "$largest | $per KiB | $idle ms/s | $threads | $(echo "$line" | sed -E 's/.*p50 ([0-9]+) p99 ([0-9]+) max ([0-9]+);.*/\1 \/ \2 \/ \3/') | $(echo "$line" | sed -E 's/.*median ([0-9]+) max ([0-9]+).*/\1 \/ \2/') | $(echo "$line" | sed -E 's/.*lost ([0-9]+).*/\1/') | $open_line, gauge $streams_now" >>"$summary"
+report "$largest"
 sleep 3
 wrk_run closed 1 >>"$out/wrk.csv"
 for r in $(seq 2 "$rounds"); do

@@ -19,8 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
  * The plots of docs/benchmarks.md, from the results of bench/run.sh (JMH's
  * JSON) and bench/warmup.sh (its CSVs): lookup cost against ring size for
  * the ring and its peers, and throughput and p99 against seconds since the
- * process started. Run by bench/plots.sh.
- * Usage: PerfPlots JMH_JSON WARMUP_DIR OUT_DIR
+ * process started; and, from bench/fanout.sh's {@code fanout.csv}, heap per
+ * open stream and delivery against the number of streams, beside the
+ * container before (docs/benchmarks/fanout-tomcat.csv). Run by bench/plots.sh.
+ * Usage: PerfPlots JMH_JSON WARMUP_DIR OUT_DIR [FANOUT_CSV]
  */
 public final class PerfPlots {
 
@@ -42,6 +44,54 @@ public final class PerfPlots {
         } else {
             System.err.println("PerfPlots: no " + warmup + ", no warm-up plot");
         }
+        Path fanout = Path.of(args.length > 3 ? args[3] : "target/fanout/fanout.csv");
+        if (Files.exists(fanout)) {
+            fanout(fanout, out.resolve("fanout-tomcat.csv"), out.resolve("fanout.png"));
+        } else {
+            System.err.println("PerfPlots: no " + fanout + ", no fan-out plot");
+        }
+    }
+
+    /** Rows of a fanout.csv: streams, heap KiB per stream, histogram KiB per stream, idle CPU, p50, p99, max. */
+    private static List<double[]> csv(Path file) throws IOException {
+        List<double[]> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (!line.isBlank() && !line.startsWith("streams")) {
+                String[] f = line.split(",");
+                double[] row = new double[f.length];
+                for (int i = 0; i < f.length; i++) {
+                    row[i] = f[i].isBlank() ? Double.NaN : Double.parseDouble(f[i]);
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static double[] column(List<double[]> rows, int i) {
+        return rows.stream().mapToDouble(r -> r[i]).toArray();
+    }
+
+    private static void fanout(Path csv, Path before, Path png) throws IOException {
+        List<double[]> now = csv(csv);
+        XYChart heap = Charts.xy("Heap per idle /ring/events stream", "open streams", "KiB per stream");
+        XYChart delivery = Charts.xy("From a commit to its event at every stream", "open streams", "ms");
+        double[] streams = column(now, 0);
+        double[] span = {0, streams.length == 0 ? 10_000 : Math.max(10_000, streams[streams.length - 1])};
+        if (Files.exists(before)) {
+            List<double[]> tomcat = csv(before);
+            Charts.line(heap, "Tomcat (before), used after GC", column(tomcat, 0), column(tomcat, 1));
+            Charts.line(delivery, "Tomcat (before), p99", column(tomcat, 0), column(tomcat, 5));
+        }
+        Charts.line(heap, "used after GC", streams, column(now, 1));
+        Charts.line(heap, "class histogram", streams, column(now, 2));
+        Charts.reference(heap, "goal: 16 KiB", span, new double[] {16, 16}, java.awt.Color.RED);
+        heap.getStyler().setYAxisLogarithmic(true);
+        Charts.line(delivery, "p50", streams, column(now, 4));
+        Charts.line(delivery, "p99", streams, column(now, 5));
+        Charts.reference(delivery, "goal: p99 100 ms", span, new double[] {100, 100}, java.awt.Color.RED);
+        Charts.save(png, heap, delivery);
+        System.out.println("wrote " + png);
     }
 
     private static void ringSize(Path json, Path png) throws IOException {
