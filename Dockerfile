@@ -3,7 +3,7 @@
 # ringd container image.
 #   docker build -t ringd .
 #   docker run -p 8080:8080 -e RINGD_ADMIN_TOKEN=... -v ringd-data:/data ringd
-# With a read-only root file system, give Tomcat and the JVM a writable /tmp (java.io.tmpdir):
+# With a read-only root file system, give Jetty and the JVM a writable /tmp (java.io.tmpdir):
 #   docker run --read-only --tmpfs /tmp -p 8080:8080 -e RINGD_ADMIN_TOKEN=... -v ringd-data:/data ringd
 # docker-compose.yml runs it with Prometheus and Grafana (docs/deployment.md).
 #

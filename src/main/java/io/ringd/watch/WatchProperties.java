@@ -28,7 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                   connection cannot be watched
  */
 @ConfigurationProperties("ringd.watch")
-public record WatchProperties(@DefaultValue("1000") int maxStreams, @DefaultValue("1000") int maxQueued,
+public record WatchProperties(@DefaultValue("10000") int maxStreams, @DefaultValue("1000") int maxQueued,
         @DefaultValue("15s") Duration keepAlive, @DefaultValue("4") int writers,
         @DefaultValue("5s") Duration writeTimeout, @DefaultValue("300ms") Duration probeInterval,
         @DefaultValue("4000") int probeRate, @DefaultValue("true") boolean noticeCloses) {
