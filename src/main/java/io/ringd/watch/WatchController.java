@@ -22,6 +22,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import io.ringd.state.Rings;
+import io.ringd.web.ConnectionWrites;
 import io.ringd.web.PeerClose;
 import io.ringd.web.RingApi;
 import io.ringd.web.RingPaths;
@@ -130,7 +131,7 @@ class WatchController {
                 }
             });
             response.flushBuffer(); // the headers now: a client knows the stream is open before the first event
-            sink.attach(async, response.getOutputStream());
+            sink.attach(async, response.getOutputStream(), ConnectionWrites.of(request, response));
             if (hub.noticeCloses() && PeerClose.watch(request, stream.closer("the client closed the connection"))) {
                 hub.peerWatched(stream);
             }
@@ -144,22 +145,30 @@ class WatchController {
 
     /**
      * The stream's HTTP answer: each item's bytes, encoded once for all streams, written and flushed as they
-     * are (no per-stream formatting or message conversion), through the servlet's output stream.
+     * are (no per-stream formatting or message conversion): straight to the connection where the answer is
+     * delimited by its close (ConnectionWrites), else through the servlet's output stream.
      */
     private static final class AnswerSink implements WatchStream.Sink {
         private AsyncContext async;
         private ServletOutputStream out;
+        /** The connection's own writes, when the answer is delimited by its close; else {@code null}. */
+        private ConnectionWrites direct;
 
         /** Called once, before the stream starts: the writers see these fields after it. */
-        void attach(AsyncContext async, ServletOutputStream out) {
+        void attach(AsyncContext async, ServletOutputStream out, ConnectionWrites direct) {
             this.async = async;
             this.out = out;
+            this.direct = direct;
         }
 
         @Override
         public void write(WatchStream.Item item) throws IOException {
-            out.write(item.wire());
-            out.flush();
+            if (direct != null) {
+                direct.write(item.wire());
+            } else {
+                out.write(item.wire());
+                out.flush();
+            }
         }
 
         @Override
@@ -169,8 +178,7 @@ class WatchController {
 
         @Override
         public void comment(String text) throws IOException {
-            out.write((":" + text + "\n\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            write(new WatchStream.Item(null, -1, text, null, (":" + text + "\n\n").getBytes(StandardCharsets.UTF_8)));
         }
 
         @Override
