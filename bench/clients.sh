@@ -2,9 +2,12 @@
 # Propagation to Java clients (src/jmh/java/io/ringd/bench/ClientPropagationBench.java): one
 # ringd and CLIENTS RingClients (default 100) in one JVM on loopback; p50/p99 of the time from an
 # admin write's 200 until every client routes at the new version, over WRITES writes (default
-# 200). Then the JMH comparison of a client lookup with the library's and with HTTP /route.
+# 200), and the JVM's CPU per write. Then the JMH comparison of a client lookup with the library's
+# and with HTTP /route, unless LOOKUPS=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -Pbench test-compile exec:exec -Dbench.main=io.ringd.bench.ClientPropagationBench \
   -Djmh.args="${CLIENTS:-100} ${WRITES:-200}"
-exec bench/run.sh ClientLookupBenchmark
+if [ "${LOOKUPS:-1}" != 0 ]; then
+  exec bench/run.sh ClientLookupBenchmark
+fi

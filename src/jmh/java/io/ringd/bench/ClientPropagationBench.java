@@ -1,5 +1,6 @@
 package io.ringd.bench;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +25,9 @@ import io.ringd.client.RingClient;
  * in this JVM on loopback; for each of W admin writes, the time from the
  * write's 200 until every client routes at the new version (each client's
  * listener says when it swapped the verified ring in). Prints p50, p99 and
- * max. Run by {@code bench/clients.sh}; arguments: clients (100), writes (200).
+ * max, and the CPU time this JVM (server and clients) spent per write over
+ * the measured writes. Run by {@code bench/clients.sh}; arguments: clients
+ * (100), writes (200).
  */
 public final class ClientPropagationBench {
 
@@ -61,6 +64,7 @@ public final class ClientPropagationBench {
             put(http, base, "warm-" + (w % 5), 1 + w % 3);
         }
         long[] lag = new long[writes];
+        long cpuFrom = cpuNanos();
         for (int w = 0; w < writes; w++) {
             long version = put(http, base, "moving-" + (w % 10), 1 + w % 4);
             long ok = System.nanoTime();
@@ -78,15 +82,24 @@ public final class ClientPropagationBench {
             }
             lag[w] = last - ok;
         }
+        long cpu = cpuNanos() - cpuFrom;
         Arrays.sort(lag);
         System.out.printf("propagation to %d clients over %d writes (200 -> every client routing at the new "
                 + "version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", clients, writes, lag[writes / 2] / 1e6,
                 lag[(int) Math.ceil(writes * 0.99) - 1] / 1e6, lag[writes - 1] / 1e6);
+        System.out.printf("CPU of this JVM per write: %.1f ms (%d cores)%n", cpu / 1e6 / writes,
+                Runtime.getRuntime().availableProcessors());
         long reloads = followers.stream().mapToLong(RingClient::reloads).sum();
         System.out.println("reloads across all clients: " + reloads);
         followers.forEach(RingClient::close);
         server.close();
         System.exit(0);
+    }
+
+    /** The CPU time this JVM has used, all threads. */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     static long put(HttpClient http, String base, String id, double weight) throws Exception {
