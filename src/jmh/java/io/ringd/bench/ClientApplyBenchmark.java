@@ -43,7 +43,9 @@ import io.ringd.wire.WireTime;
  * ({@code fingerprintResumed}); {@code fingerprintCheckpointed} is what
  * keeping those midstates costs the ring that keeps them. {@code change}:
  * one node joins ({@code add}, sorting in the middle of the members, so half
- * are renumbered) or leaves ({@code remove}).
+ * are renumbered) or leaves ({@code remove}, the middle member). {@code nodes}
+ * is 1,000 unless {@code -p nodes=100} asks for the ring of
+ * {@code bench/clients.sh} (100 x 128).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -53,13 +55,15 @@ import io.ringd.wire.WireTime;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class ClientApplyBenchmark {
 
-    static final int NODES = 1_000;
     /** Points between two midstates kept, for {@code fingerprintResumed}. */
     static final int EVERY = 1_024;
     static final long VERSION = 1_000;
 
     @Param({"add", "remove"})
     public String change;
+
+    @Param({"1000"})
+    public int nodes;
 
     private HashRing previous;
     private HashRing next;
@@ -70,10 +74,11 @@ public class ClientApplyBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         RingConfig config = RingConfig.defaults();
-        previous = HashRing.of(config, VERSION, Fixtures.nodes(NODES));
+        previous = HashRing.of(config, VERSION, Fixtures.nodes(nodes));
+        String middle = String.format("node-%04d", nodes / 2);
         Change c = switch (change) {
-            case "add" -> Change.put(Node.of("node-0500-new", 1.0));
-            case "remove" -> Change.remove("node-0500");
+            case "add" -> Change.put(Node.of(middle + "-new", 1.0));
+            case "remove" -> Change.remove(middle);
             default -> throw new IllegalArgumentException(change);
         };
         next = previous.apply(List.of(c), config, VERSION + 1);
