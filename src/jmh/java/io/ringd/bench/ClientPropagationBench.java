@@ -26,8 +26,9 @@ import io.ringd.client.RingClient;
  * in this JVM on loopback; for each of W admin writes, the time from the
  * write's 200 until every client routes at the new version (each client's
  * listener says when it swapped the verified ring in). Prints p50, p99 and
- * max, and the CPU time this JVM (server and clients) spent per write and
- * its garbage collections over the measured writes. Run by {@code bench/clients.sh}; arguments: clients
+ * max, and the CPU time this JVM (server and clients) spent per write, the
+ * threads it started per write and its garbage collections over the
+ * measured writes. Run by {@code bench/clients.sh}; arguments: clients
  * (100), writes (200), and for attributing the time, the versions each
  * client keeps for handoff (16, the client's default; 0 keeps none) and
  * whether clients send follower reports (true, the default).
@@ -72,6 +73,7 @@ public final class ClientPropagationBench {
         long[] lag = new long[writes];
         long cpuFrom = cpuNanos();
         long[] gcFrom = gc();
+        long threadsFrom = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
         for (int w = 0; w < writes; w++) {
             long version = put(http, base, "moving-" + (w % 10), 1 + w % 4);
             long ok = System.nanoTime();
@@ -91,13 +93,14 @@ public final class ClientPropagationBench {
         }
         long cpu = cpuNanos() - cpuFrom;
         long[] gcTo = gc();
+        long threads = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount() - threadsFrom;
         Arrays.sort(lag);
         System.out.printf("propagation to %d clients (handoff versions %d, reports %s) over %d writes (200 -> "
                 + "every client routing at the new version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", clients,
                 handoffVersions, reports ? "on" : "off", writes, lag[writes / 2] / 1e6,
                 lag[(int) Math.ceil(writes * 0.99) - 1] / 1e6, lag[writes - 1] / 1e6);
-        System.out.printf("CPU of this JVM per write: %.1f ms (%d cores)%n", cpu / 1e6 / writes,
-                Runtime.getRuntime().availableProcessors());
+        System.out.printf("CPU of this JVM per write: %.1f ms (%d cores); threads started per write: %.1f%n",
+                cpu / 1e6 / writes, Runtime.getRuntime().availableProcessors(), (double) threads / writes);
         System.out.printf("garbage collections during the writes: %d, %d ms in all (the collectors' own count)%n",
                 gcTo[0] - gcFrom[0], gcTo[1] - gcFrom[1]);
         long reloads = followers.stream().mapToLong(RingClient::reloads).sum();
