@@ -2,9 +2,14 @@
 # Propagation to Java clients (src/jmh/java/io/ringd/bench/ClientPropagationBench.java): one
 # ringd and CLIENTS RingClients (default 100) in one JVM on loopback; p50/p99 of the time from an
 # admin write's 200 until every client routes at the new version, over WRITES writes (default
-# 200). Then the JMH comparison of a client lookup with the library's and with HTTP /route.
+# 200), and the JVM's CPU per write. HANDOFF (default 16, the client's default; 0 keeps none) sets
+# the versions each client keeps for handoff, REPORTS=false turns follower reports off: both only
+# to see where the time goes. Then the JMH comparison of a client lookup with the library's and
+# with HTTP /route, unless LOOKUPS=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -Pbench test-compile exec:exec -Dbench.main=io.ringd.bench.ClientPropagationBench \
-  -Djmh.args="${CLIENTS:-100} ${WRITES:-200}"
-exec bench/run.sh ClientLookupBenchmark
+  -Djmh.args="${CLIENTS:-100} ${WRITES:-200} ${HANDOFF:-16} ${REPORTS:-true}"
+if [ "${LOOKUPS:-1}" != 0 ]; then
+  exec bench/run.sh ClientLookupBenchmark
+fi

@@ -1,5 +1,7 @@
 package io.ringd.bench;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +26,12 @@ import io.ringd.client.RingClient;
  * in this JVM on loopback; for each of W admin writes, the time from the
  * write's 200 until every client routes at the new version (each client's
  * listener says when it swapped the verified ring in). Prints p50, p99 and
- * max. Run by {@code bench/clients.sh}; arguments: clients (100), writes (200).
+ * max, and the CPU time this JVM (server and clients) spent per write, the
+ * threads it started per write and its garbage collections over the
+ * measured writes. Run by {@code bench/clients.sh}; arguments: clients
+ * (100), writes (200), and for attributing the time, the versions each
+ * client keeps for handoff (16, the client's default; 0 keeps none) and
+ * whether clients send follower reports (true, the default).
  */
 public final class ClientPropagationBench {
 
@@ -33,6 +40,8 @@ public final class ClientPropagationBench {
     public static void main(String[] args) throws Exception {
         int clients = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         int writes = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int handoffVersions = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+        boolean reports = args.length > 3 ? Boolean.parseBoolean(args[3]) : true;
         ConfigurableApplicationContext server = new SpringApplicationBuilder(RingdApplication.class).run(
                 "--server.port=0", "--spring.main.banner-mode=off", "--ringd.store=memory",
                 "--ringd.admin.token=" + TOKEN, "--ringd.watch.max-streams=" + (clients + 10),
@@ -48,6 +57,7 @@ public final class ClientPropagationBench {
         for (int c = 0; c < clients; c++) {
             Map<Long, Long> seen = new ConcurrentHashMap<>();
             RingClient client = RingClient.builder(base)
+                    .handoffWindow(Duration.ofMinutes(10), handoffVersions).reports(reports)
                     .listener((before, after) -> seen.putIfAbsent(after.version(), System.nanoTime())).build();
             followers.add(client);
             arrived.add(seen);
@@ -61,6 +71,9 @@ public final class ClientPropagationBench {
             put(http, base, "warm-" + (w % 5), 1 + w % 3);
         }
         long[] lag = new long[writes];
+        long cpuFrom = cpuNanos();
+        long[] gcFrom = gc();
+        long threadsFrom = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
         for (int w = 0; w < writes; w++) {
             long version = put(http, base, "moving-" + (w % 10), 1 + w % 4);
             long ok = System.nanoTime();
@@ -78,15 +91,40 @@ public final class ClientPropagationBench {
             }
             lag[w] = last - ok;
         }
+        long cpu = cpuNanos() - cpuFrom;
+        long[] gcTo = gc();
+        long threads = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount() - threadsFrom;
         Arrays.sort(lag);
-        System.out.printf("propagation to %d clients over %d writes (200 -> every client routing at the new "
-                + "version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", clients, writes, lag[writes / 2] / 1e6,
+        System.out.printf("propagation to %d clients (handoff versions %d, reports %s) over %d writes (200 -> "
+                + "every client routing at the new version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", clients,
+                handoffVersions, reports ? "on" : "off", writes, lag[writes / 2] / 1e6,
                 lag[(int) Math.ceil(writes * 0.99) - 1] / 1e6, lag[writes - 1] / 1e6);
+        System.out.printf("CPU of this JVM per write: %.1f ms (%d cores); threads started per write: %.1f%n",
+                cpu / 1e6 / writes, Runtime.getRuntime().availableProcessors(), (double) threads / writes);
+        System.out.printf("garbage collections during the writes: %d, %d ms in all (the collectors' own count)%n",
+                gcTo[0] - gcFrom[0], gcTo[1] - gcFrom[1]);
         long reloads = followers.stream().mapToLong(RingClient::reloads).sum();
         System.out.println("reloads across all clients: " + reloads);
         followers.forEach(RingClient::close);
         server.close();
         System.exit(0);
+    }
+
+    /** The CPU time this JVM has used, all threads. */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** Collections so far and their time in ms, all collectors. */
+    static long[] gc() {
+        long count = 0;
+        long millis = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, b.getCollectionCount());
+            millis += Math.max(0, b.getCollectionTime());
+        }
+        return new long[] {count, millis};
     }
 
     static long put(HttpClient http, String base, String id, double weight) throws Exception {

@@ -1,6 +1,7 @@
 package io.ringd.client;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.URI;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -55,9 +55,17 @@ final class FollowerReporter {
      * due (the interval passed since the last one started). What is sent is
      * always the ring held at that moment, so versions verified while a
      * report is in flight are skipped but the latest. The follower thread
-     * (a ring verified), the HTTP client's thread (a report answered) and the
-     * heartbeat only set state under the monitor and hand attempt() to the
-     * timer: none of them waits for the network or builds a body.
+     * (a ring verified) and the heartbeat only set state under the monitor
+     * and hand attempt() to the timer: neither waits for the network or
+     * builds a body. The timer sends with HttpClient.send and handles the
+     * answer itself, waiting for it (at most the request timeout; close()
+     * interrupts it): tasks handed to it meanwhile run after, and would
+     * have found the report in flight anyway. Not sendAsync: its answer
+     * goes through CompletableFuture's default executor, which starts a new
+     * thread for each task where the common pool has fewer than two threads
+     * (two cores or fewer), so every report not answered at once cost a
+     * thread's start and end (docs/benchmarks.md, "Following the ring from
+     * Java").
      *
      * Cadence. Each report started schedules the next heartbeat one
      * interval later. A failure (no answer, or any status but 2xx) is
@@ -111,7 +119,6 @@ final class FollowerReporter {
     private long lastVersion = -1;
     private String lastFingerprint;
     private ScheduledFuture<?> next;
-    private CompletableFuture<HttpResponse<String>> request;
     private boolean warnedBadRequest;
 
     FollowerReporter(RingClient client, HttpClient http, URI uri, Duration requestTimeout, Duration interval) {
@@ -217,18 +224,13 @@ final class FollowerReporter {
     }
 
     void close() {
-        CompletableFuture<HttpResponse<String>> r;
         synchronized (this) {
             closed = true;
             if (next != null) {
                 next.cancel(false);
             }
-            r = request;
         }
-        if (r != null) {
-            r.cancel(true);
-        }
-        timer.shutdownNow();
+        timer.shutdownNow(); // interrupts a report in flight: HttpClient.send cancels it
     }
 
     // ---------------------------------------------------------------- the timer thread
@@ -274,26 +276,22 @@ final class FollowerReporter {
             lastFingerprint = fingerprint;
             wakeUpIn(intervalNanos);
         }
-        CompletableFuture<HttpResponse<String>> r;
+        HttpResponse<String> answer = null;
+        Throwable failure = null;
         try {
             HttpRequest put = HttpRequest.newBuilder(uri).version(HttpClient.Version.HTTP_1_1).timeout(requestTimeout)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .PUT(HttpRequest.BodyPublishers.ofString(body(version, fingerprint, System.nanoTime()),
                             StandardCharsets.UTF_8))
                     .build();
-            r = http.sendAsync(put, FollowerReporter::bodyHandler);
-        } catch (RuntimeException e) {
-            answered(version, null, e);
-            return;
+            answer = http.send(put, FollowerReporter::bodyHandler);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // close(): the timer is shutting down
+            failure = e;
+        } catch (IOException | RuntimeException e) {
+            failure = e;
         }
-        synchronized (this) {
-            if (closed) {
-                r.cancel(true);
-                return;
-            }
-            request = r;
-        }
-        r.whenComplete((answer, failure) -> answered(version, answer, failure));
+        answered(version, answer, failure);
     }
 
     /**
@@ -317,11 +315,10 @@ final class FollowerReporter {
         }
     }
 
-    /** A report's answer, or its failure (the HTTP client's thread). */
+    /** A report's answer, or its failure (timer thread). */
     private void answered(long version, HttpResponse<String> answer, Throwable failure) {
         synchronized (this) {
             inFlight = false;
-            request = null;
             if (closed) {
                 return;
             }

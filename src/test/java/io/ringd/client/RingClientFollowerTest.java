@@ -206,6 +206,27 @@ class RingClientFollowerTest {
     }
 
     @Test
+    void close_whileAReportWaitsForItsAnswer_endsTheReportingThreadAtOnce() throws Exception {
+        StubRingServer stub = stub();
+        stub.putMany("n", 2);
+        stub.holdReports();
+        RingClient c = ready(builder(stub).followerId("leaving").requestTimeout(Duration.ofSeconds(40))
+                .reportInterval(NO_HEARTBEAT));
+        eventually("the report of version 1, held", () -> reportsOf(stub, "leaving").size() == 1);
+        String reporting = "ringd-client-reports " + c.baseUrl();
+        assertThat(Thread.getAllStackTraces().keySet()).as("the reporting thread, waiting for the answer")
+                .anyMatch(t -> t.getName().startsWith(reporting));
+        long closing = System.nanoTime();
+        c.close();
+        // the answer is held for 30 s and the request may take 40: only close() ends the wait within WAIT
+        eventually("the reporting thread ended", () -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith(reporting)));
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(5));
+        assertThat(c.reportsSent()).as("never answered").isZero();
+        stub.releaseReports();
+    }
+
+    @Test
     void a503WithRetryAfter_holdsEveryReportBackUntilItPasses_thenTheLatestGoes() throws Exception {
         StubRingServer stub = stub();
         stub.putMany("n", 2);
