@@ -3,9 +3,7 @@ package io.ringd.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -88,32 +86,10 @@ class WatchNoticedClosesApiTest extends RealServerTest {
                 reset ? "reset" : "closed").allSatisfy(s -> assertThat(s.status).isEqualTo(200));
     }
 
-    /** A stream opened on a socket of its own, its answer's status line read: closing the socket ends it. */
     private Socket rawStream() throws IOException {
-        Socket s = new Socket();
-        s.connect(new InetSocketAddress("localhost", port), 5000);
-        s.setSoTimeout(5000);
-        s.getOutputStream().write(("GET /ring/events HTTP/1.1\r\nHost: localhost\r\n"
-                + "Accept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        s.getOutputStream().flush();
-        byte[] status = s.getInputStream().readNBytes(12);
-        headers = new String(status, StandardCharsets.US_ASCII);
-        assertThat(new String(status, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
-        // read through the snapshot, so that closing sends a plain FIN (a socket closed with unread data
-        // resets the connection, which the server would notice at its first write rather than its second)
-        StringBuilder seen = new StringBuilder();
-        int headersEnd = -1;
-        while (headersEnd < 0 || seen.indexOf("\n\n", headersEnd + 4) < 0) {
-            int b = s.getInputStream().read();
-            assertThat(b).as("the stream's snapshot").isNotNegative();
-            seen.append((char) b);
-            if (headersEnd < 0) {
-                headersEnd = seen.indexOf("\r\n\r\n");
-                if (headersEnd >= 0) {
-                    headers += seen.substring(0, headersEnd + 4);
-                }
-            }
-        }
+        StringBuilder h = new StringBuilder();
+        Socket s = WatchSlotsApiTest.rawStream(port, h);
+        headers = h.toString();
         return s;
     }
 }

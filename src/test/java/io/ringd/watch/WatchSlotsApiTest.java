@@ -68,6 +68,14 @@ class WatchSlotsApiTest extends RealServerTest {
 
     /** A stream opened on a socket of its own, its answer's status line read: closing the socket ends it. */
     private Socket rawStream() throws IOException {
+        return rawStream(port, new StringBuilder());
+    }
+
+    /**
+     * A stream opened on a socket of its own to the server at {@code port}, read through its headers (into
+     * {@code headers}) and its snapshot: closing the socket ends it.
+     */
+    static Socket rawStream(int port, StringBuilder headers) throws IOException {
         Socket s = new Socket();
         s.connect(new InetSocketAddress("localhost", port), 5000);
         s.setSoTimeout(5000);
@@ -86,6 +94,9 @@ class WatchSlotsApiTest extends RealServerTest {
             seen.append((char) b);
             if (headersEnd < 0) {
                 headersEnd = seen.indexOf("\r\n\r\n");
+                if (headersEnd >= 0) {
+                    headers.append("HTTP/1.1 200").append(seen, 0, headersEnd + 4);
+                }
             }
         }
         return s;

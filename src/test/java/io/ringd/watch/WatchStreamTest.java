@@ -29,6 +29,11 @@ class WatchStreamTest {
     }
 
     WatchStream stream(WatchStream.Sink sink, int maxQueued) {
+        return stream(sink, maxQueued, true);
+    }
+
+    /** A stream that, unless {@code started}, is held until {@link WatchStream#start()}. */
+    WatchStream stream(WatchStream.Sink sink, int maxQueued, boolean started) {
         return new WatchStream(sink, writers, closer, maxQueued, new WatchStream.Events() {
             @Override
             public void written(WatchStream.Item item) {
@@ -38,7 +43,7 @@ class WatchStreamTest {
             public void closed(WatchStream stream, String why) {
                 closedWhy.add(why);
             }
-        });
+        }, started);
     }
 
     /**
@@ -190,16 +195,7 @@ class WatchStreamTest {
     @Test
     void aHeldStream_writesNothingUntilStarted_thenAllInOrder() throws Exception {
         Recorder sink = new Recorder(new CountDownLatch(0));
-        WatchStream s = new WatchStream(sink, writers, closer, 100, new WatchStream.Events() {
-            @Override
-            public void written(WatchStream.Item item) {
-            }
-
-            @Override
-            public void closed(WatchStream stream, String why) {
-                closedWhy.add(why);
-            }
-        }, false);
+        WatchStream s = stream(sink, 100, false);
         s.offer(WatchStream.Item.event("snapshot", 3, "{}", null));
         s.offer(WatchStream.Item.event("change", 4, "{}", null));
         Thread.sleep(100);
@@ -215,16 +211,7 @@ class WatchStreamTest {
     @Test
     void aStreamClosedWhileHeld_endsItsAnswerWhenStarted_andNotBefore() throws Exception {
         Recorder sink = new Recorder(new CountDownLatch(0));
-        WatchStream s = new WatchStream(sink, writers, closer, 100, new WatchStream.Events() {
-            @Override
-            public void written(WatchStream.Item item) {
-            }
-
-            @Override
-            public void closed(WatchStream stream, String why) {
-                closedWhy.add(why);
-            }
-        }, false);
+        WatchStream s = stream(sink, 100, false);
         s.offer(WatchStream.Item.event("snapshot", 3, "{}", null));
         s.close("the ring r was deleted");
         Thread.sleep(100);
