@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -80,6 +81,7 @@ public class StreamsLoad {
     final Map<Long, Integer> counts = new HashMap<>();
     int answered;
     int failed;
+    final Map<String, Integer> failures = new TreeMap<>(); // why streams failed to open
     int garbled;
     long lost;
 
@@ -117,6 +119,7 @@ public class StreamsLoad {
         }
         openAll(perSecond, false);
         System.out.println("open " + answered + " failed " + failed);
+        printFailures();
         System.out.flush();
         while (System.nanoTime() - start < MAX_RUN_NANOS) {
             selectOnce(200);
@@ -141,9 +144,11 @@ public class StreamsLoad {
                 long t0 = System.nanoTime();
                 answered = 0;
                 failed = 0;
+                failures.clear();
                 openAll(perSecond, true);
                 System.out.println(String.format("reopened %d failed %d in %d ms", answered, failed,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))); // one write: the script greps it
+                printFailures();
                 System.out.flush();
             }
             if (Files.exists(control.resolve("stop"))) {
@@ -153,19 +158,39 @@ public class StreamsLoad {
         report();
     }
 
-    /** Opens every stream not open, OPEN_PER_SECOND a second (0: all at once), until all answered. */
+    /**
+     * Opens every stream not open, OPEN_PER_SECOND a second (0: all at once), until all answered. The
+     * rate is a ceiling: a harness that fell behind (its CPU taken by others) opens at most 10 ms'
+     * worth of streams between two selects rather than all it owes at once, which would leave
+     * thousands of connections without their request for seconds (a proxy answers 408 to those).
+     */
     void openAll(int perSecond, boolean resume) throws IOException {
         long t0 = System.nanoTime();
         int next = 0;
         long deadline = t0 + TimeUnit.MINUTES.toNanos(5);
+        int burst = perSecond <= 0 ? streams.size() : Math.max(1, perSecond / 100);
         while ((next < streams.size() || answered + failed < streams.size()) && System.nanoTime() < deadline) {
             long due = perSecond <= 0 ? streams.size()
                     : Math.min(streams.size(), (System.nanoTime() - t0) * perSecond / 1_000_000_000L + 1);
-            while (next < due) {
+            for (int b = 0; next < due && b < burst; b++) {
                 connect(streams.get(next++), resume);
             }
             selectOnce(5);
         }
+    }
+
+    /** Why streams failed to open, when some did: "failures: reason count, ...". */
+    void printFailures() {
+        if (!failures.isEmpty()) {
+            StringBuilder b = new StringBuilder("failures:");
+            failures.forEach((reason, c) -> b.append(' ').append(reason).append(" x").append(c).append(';'));
+            System.out.println(b);
+        }
+    }
+
+    void fail(String reason) {
+        failed++;
+        failures.merge(reason, 1, Integer::sum);
     }
 
     void connect(Stream s, boolean resume) throws IOException {
@@ -214,7 +239,7 @@ public class StreamsLoad {
                     garbled++;
                 }
                 if (s.status == 0) {
-                    failed++;
+                    fail(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
                 }
                 k.cancel();
                 close(s);
@@ -229,6 +254,9 @@ public class StreamsLoad {
             in.clear();
             int r = s.channel.read(in);
             if (r < 0) {
+                if (s.status == 0) {
+                    fail("closed before an answer");
+                }
                 k.cancel();
                 close(s);
                 return;
@@ -259,7 +287,7 @@ public class StreamsLoad {
                 if (s.status == 200) {
                     answered++;
                 } else {
-                    failed++;
+                    fail("status " + s.status);
                 }
                 s.head.setLength(0);
             }
