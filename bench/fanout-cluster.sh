@@ -345,7 +345,14 @@ for i in "${!pids[@]}"; do
   threads[$i]=$(ls "/proc/${pids[$i]}/task" | wc -l)
   fds[$i]=$(ls "/proc/${pids[$i]}/fd" | wc -l)
 done
+threads_cpu() { # CPU ticks of each thread of instance 1, by name (pool numbers dropped)
+  for t in /proc/"${pids[0]}"/task/*; do
+    echo "$(tr ' ' '_' <"$t/comm") $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)"
+  done | awk '{sub(/-[0-9]+$/, "", $1); n[$1] += $2} END {for (k in n) print k, n[k]}' | sort
+}
+threads_cpu >"$out/threads-0.txt"
 read -r -a c0 <<<"$(cpu_all)"; sleep "$quiet"; read -r -a c1 <<<"$(cpu_all)"
+threads_cpu >"$out/threads-1.txt"
 declare -a idle_cpu
 for j in "${!c0[@]}"; do idle_cpu[$j]=$(ms_per_s "${c0[$j]}" "${c1[$j]}"); done
 load_idle=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -451,6 +458,15 @@ for i in range(1, n + 1):
                  f"p50 <= {q(0.5) * 1000:.0f} ms, p99 <= {q(0.99) * 1000:.0f} ms")
 print("the instances' own delivery (ringd_watch_delivery_seconds, commit to written, bucket bounds): " + "; ".join(parts))
 PY
+  echo "instance 1's threads with the streams idle: $(python3 - "$out/threads-0.txt" "$out/threads-1.txt" "$ticks" "$quiet" <<'PY'
+import sys
+a = dict(l.split() for l in open(sys.argv[1]))
+b = dict(l.split() for l in open(sys.argv[2]))
+ticks, secs = int(sys.argv[3]), float(sys.argv[4])
+busy = sorted(((int(v) - int(a.get(k, 0))) / ticks / secs * 1000, k) for k, v in b.items())[::-1]
+print(", ".join("%s %.0f" % (k, ms) for ms, k in busy[:8] if ms > 0) + " ms/s")
+PY
+)"
   echo "classes that grew most on instance 1 with its ${held[0]:-0} streams, per stream (bytes, objects):"
   python3 - "$out/histogram-none-1.txt" "$out/histogram-1.txt" "${held[0]:-1}" <<'PY'
 import sys, re
