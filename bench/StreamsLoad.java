@@ -16,24 +16,32 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Lightweight readers of GET /ring/events for bench/fanout.sh: N streams held open by one thread
- * on one selector (not a thread per stream), each decoding the chunked answer and the server-sent
- * events, and timestamping every change event it receives. Single-file program:
+ * Lightweight readers of GET /ring/events for bench/fanout.sh and bench/fanout-cluster.sh: N streams
+ * held open by one thread on one selector (not a thread per stream), each decoding the chunked answer
+ * and the server-sent events, and timestamping every change event it receives. Single-file program:
  *
  * <pre>
- *   java bench/StreamsLoad.java BASE STREAMS OPEN_PER_SECOND CONTROL_DIR
+ *   java bench/StreamsLoad.java BASE STREAMS OPEN_PER_SECOND CONTROL_DIR [ADDRESSES]
  * </pre>
  *
  * Opens STREAMS streams to BASE/ring/events at OPEN_PER_SECOND, prints "open N" once all answered
  * 200, then reads until the file CONTROL_DIR/stop appears (or 30 minutes pass). Each change event's
  * delay is its receipt (wall clock) less its committedAt; on stop it writes CONTROL_DIR/delays.csv
- * (version,streams,p50ms,p99ms,maxms) and prints a summary line, "lost" counting streams that missed
- * a version between their first and last. The file CONTROL_DIR/reset clears what was recorded so far
- * (a phase boundary); CONTROL_DIR/close-all closes every stream at once and CONTROL_DIR/reopen opens
- * them again with Last-Event-ID (a reconnect storm), printing "reopened N in T ms".
+ * (version,streams,p50ms,p99ms,maxms) and CONTROL_DIR/receipts.csv (version,delayms: a line a
+ * receipt, so that the delays of several harnesses can be merged), and prints a summary line, "lost"
+ * counting streams that missed a version between their first and last. The file CONTROL_DIR/reset
+ * clears what was recorded so far (a phase boundary); CONTROL_DIR/close-all closes every stream at
+ * once and CONTROL_DIR/reopen opens them again with Last-Event-ID (a reconnect storm), printing
+ * "reopened N in T ms".
+ *
+ * ADDRESSES (optional): host or host:port, comma-separated; stream i connects to the (i mod n)-th of
+ * them instead of BASE's host and port (its Host header stays BASE's), so that more streams than one
+ * destination has ephemeral ports (about 28,000) can be spread over several addresses a load
+ * balancer listens on.
  */
 public class StreamsLoad {
 
@@ -63,6 +71,7 @@ public class StreamsLoad {
     }
 
     final URI base;
+    final InetSocketAddress[] addresses;
     final Path control;
     final Selector selector;
     final List<Stream> streams = new ArrayList<>();
@@ -72,11 +81,13 @@ public class StreamsLoad {
     final Map<Long, Integer> counts = new HashMap<>();
     int answered;
     int failed;
+    final Map<String, Integer> failures = new TreeMap<>(); // why streams failed to open
     int garbled;
     long lost;
 
-    StreamsLoad(URI base, Path control) throws IOException {
+    StreamsLoad(URI base, InetSocketAddress[] addresses, Path control) throws IOException {
         this.base = base;
+        this.addresses = addresses;
         this.control = control;
         this.selector = Selector.open();
     }
@@ -86,8 +97,19 @@ public class StreamsLoad {
         int n = Integer.parseInt(args[1]);
         int perSecond = Integer.parseInt(args[2]);
         Path control = Path.of(args[3]);
+        InetSocketAddress[] addresses = args.length > 4 && !args[4].isBlank()
+                ? Arrays.stream(args[4].split(",")).map(a -> address(a.strip(), base.getPort()))
+                        .toArray(InetSocketAddress[]::new)
+                : new InetSocketAddress[] {new InetSocketAddress(base.getHost(), base.getPort())};
         Files.createDirectories(control);
-        new StreamsLoad(base, control).run(n, perSecond);
+        new StreamsLoad(base, addresses, control).run(n, perSecond);
+    }
+
+    /** host or host:port, the port BASE's when not given. */
+    static InetSocketAddress address(String a, int defaultPort) {
+        int colon = a.lastIndexOf(':');
+        return colon < 0 ? new InetSocketAddress(a, defaultPort)
+                : new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)));
     }
 
     void run(int n, int perSecond) throws Exception {
@@ -97,6 +119,7 @@ public class StreamsLoad {
         }
         openAll(perSecond, false);
         System.out.println("open " + answered + " failed " + failed);
+        printFailures();
         System.out.flush();
         while (System.nanoTime() - start < MAX_RUN_NANOS) {
             selectOnce(200);
@@ -121,9 +144,11 @@ public class StreamsLoad {
                 long t0 = System.nanoTime();
                 answered = 0;
                 failed = 0;
+                failures.clear();
                 openAll(perSecond, true);
                 System.out.println(String.format("reopened %d failed %d in %d ms", answered, failed,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))); // one write: the script greps it
+                printFailures();
                 System.out.flush();
             }
             if (Files.exists(control.resolve("stop"))) {
@@ -133,19 +158,39 @@ public class StreamsLoad {
         report();
     }
 
-    /** Opens every stream not open, OPEN_PER_SECOND a second (0: all at once), until all answered. */
+    /**
+     * Opens every stream not open, OPEN_PER_SECOND a second (0: all at once), until all answered. The
+     * rate is a ceiling: a harness that fell behind (its CPU taken by others) opens at most 10 ms'
+     * worth of streams between two selects rather than all it owes at once, which would leave
+     * thousands of connections without their request for seconds (a proxy answers 408 to those).
+     */
     void openAll(int perSecond, boolean resume) throws IOException {
         long t0 = System.nanoTime();
         int next = 0;
         long deadline = t0 + TimeUnit.MINUTES.toNanos(5);
+        int burst = perSecond <= 0 ? streams.size() : Math.max(1, perSecond / 100);
         while ((next < streams.size() || answered + failed < streams.size()) && System.nanoTime() < deadline) {
             long due = perSecond <= 0 ? streams.size()
                     : Math.min(streams.size(), (System.nanoTime() - t0) * perSecond / 1_000_000_000L + 1);
-            while (next < due) {
+            for (int b = 0; next < due && b < burst; b++) {
                 connect(streams.get(next++), resume);
             }
             selectOnce(5);
         }
+    }
+
+    /** Why streams failed to open, when some did: "failures: reason count, ...". */
+    void printFailures() {
+        if (!failures.isEmpty()) {
+            StringBuilder b = new StringBuilder("failures:");
+            failures.forEach((reason, c) -> b.append(' ').append(reason).append(" x").append(c).append(';'));
+            System.out.println(b);
+        }
+    }
+
+    void fail(String reason) {
+        failed++;
+        failures.merge(reason, 1, Integer::sum);
     }
 
     void connect(Stream s, boolean resume) throws IOException {
@@ -161,7 +206,7 @@ public class StreamsLoad {
         c.configureBlocking(false);
         c.setOption(StandardSocketOptions.TCP_NODELAY, true);
         c.setOption(StandardSocketOptions.SO_RCVBUF, 8 * 1024);
-        c.connect(new InetSocketAddress(base.getHost(), base.getPort()));
+        c.connect(addresses[s.index % addresses.length]);
         s.channel = c;
         s.open = true;
         String request = "GET " + base.getPath() + "/ring/events HTTP/1.1\r\nHost: " + base.getHost() + ":"
@@ -194,7 +239,7 @@ public class StreamsLoad {
                     garbled++;
                 }
                 if (s.status == 0) {
-                    failed++;
+                    fail(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
                 }
                 k.cancel();
                 close(s);
@@ -209,6 +254,9 @@ public class StreamsLoad {
             in.clear();
             int r = s.channel.read(in);
             if (r < 0) {
+                if (s.status == 0) {
+                    fail("closed before an answer");
+                }
                 k.cancel();
                 close(s);
                 return;
@@ -239,7 +287,7 @@ public class StreamsLoad {
                 if (s.status == 200) {
                     answered++;
                 } else {
-                    failed++;
+                    fail("status " + s.status);
                 }
                 s.head.setLength(0);
             }
@@ -341,6 +389,7 @@ public class StreamsLoad {
         List<Long> versions = new ArrayList<>(counts.keySet());
         versions.sort(null);
         StringBuilder csv = new StringBuilder("version,streams,p50ms,p99ms,maxms\n");
+        StringBuilder receipts = new StringBuilder("version,delayms\n");
         List<Long> all = new ArrayList<>();
         long[] p99s = new long[versions.size()];
         int i = 0;
@@ -353,9 +402,11 @@ public class StreamsLoad {
             p99s[i++] = rank(d, 0.99);
             for (long x : d) {
                 all.add(x);
+                receipts.append(v).append(',').append(x).append('\n');
             }
         }
         Files.writeString(control.resolve("delays.csv"), csv);
+        Files.writeString(control.resolve("receipts.csv"), receipts);
         long[] a = all.stream().mapToLong(Long::longValue).sorted().toArray();
         PrintStream out = System.out;
         if (a.length == 0) {
