@@ -1,7 +1,6 @@
 package io.ringd.watch;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -178,7 +177,7 @@ class WatchController {
 
         @Override
         public void comment(String text) throws IOException {
-            write(new WatchStream.Item(null, -1, text, null, (":" + text + "\n\n").getBytes(StandardCharsets.UTF_8)));
+            write(WatchStream.Item.comment(text));
         }
 
         @Override

@@ -61,7 +61,8 @@ final class WatchStream {
             return new Item(name, id, data, committedAt, text.getBytes(StandardCharsets.UTF_8));
         }
 
-        private static Item comment(String text) {
+        /** A comment line with {@code text}, which clients ignore. */
+        static Item comment(String text) {
             return new Item(null, -1, text, null, (":" + text + "\n\n").getBytes(StandardCharsets.UTF_8));
         }
     }
