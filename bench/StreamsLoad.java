@@ -58,6 +58,9 @@ public class StreamsLoad {
         final StringBuilder sizeLine = new StringBuilder();
         int skipCrlf;
         final StringBuilder line = new StringBuilder();
+        /** A body line cut by the end of a read: its first bytes (the fields read here come early). */
+        final byte[] part = new byte[256];
+        int partLength;
         String event;
         long id;
         long lastVersion = -1;
@@ -201,6 +204,7 @@ public class StreamsLoad {
         s.sizeLine.setLength(0);
         s.skipCrlf = 0;
         s.line.setLength(0);
+        s.partLength = 0;
         s.status = 0;
         SocketChannel c = SocketChannel.open();
         c.configureBlocking(false);
@@ -248,6 +252,10 @@ public class StreamsLoad {
         selector.selectedKeys().clear();
     }
 
+    /**
+     * Reads what the connection has: one read a readiness, unless it filled the buffer (the selector
+     * reports the rest again), since a second read that finds nothing costs a system call per event.
+     */
     void read(Stream s, SelectionKey k) throws IOException {
         long now = System.currentTimeMillis();
         while (true) {
@@ -261,15 +269,117 @@ public class StreamsLoad {
                 close(s);
                 return;
             }
-            if (r == 0) {
-                return;
-            }
             in.flip();
             in.get(bytes, 0, r);
-            for (int i = 0; i < r; i++) {
-                feed(s, bytes[i], now);
+            int i = 0;
+            while (i < r && !s.headDone) {
+                feed(s, bytes[i++], now);
+            }
+            if (i < r && !s.chunked) {
+                body(s, bytes, i, r, now); // delimited by the close: the events' bytes as they are
+            } else {
+                for (; i < r; i++) {
+                    feed(s, bytes[i], now);
+                }
+            }
+            if (r < in.capacity()) {
+                return;
             }
         }
+    }
+
+    /**
+     * The bytes {@code b[from, to)} of an answer's body that is not chunked: whole lines are read in
+     * place, only a line cut by the end of a read is copied (its first 256 bytes: the fields read here
+     * come early).
+     */
+    void body(Stream s, byte[] b, int from, int to, long now) {
+        int start = from;
+        for (int i = from; i < to; i++) {
+            if (b[i] != '\n') {
+                continue;
+            }
+            if (s.partLength > 0) {
+                append(s, b, start, i);
+                line(s, s.part, 0, s.partLength, now);
+                s.partLength = 0;
+            } else {
+                line(s, b, start, i, now);
+            }
+            start = i + 1;
+        }
+        if (start < to) {
+            append(s, b, start, to);
+        }
+    }
+
+    static void append(Stream s, byte[] b, int from, int to) {
+        int n = Math.min(to - from, s.part.length - s.partLength);
+        System.arraycopy(b, from, s.part, s.partLength, n);
+        s.partLength += n;
+    }
+
+    static final byte[] EVENT = "event:".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] ID = "id:".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] COMMITTED = "\"committedAt\":\"".getBytes(StandardCharsets.US_ASCII);
+    /** The last committedAt read and its value: every stream carries the same one for a version. */
+    final byte[] lastCommitted = new byte[32];
+    int lastCommittedLength = -1;
+    long lastCommittedMillis;
+
+    /** One line of the event stream, {@code b[from, to)} without its newline. */
+    void line(Stream s, byte[] b, int from, int to, long now) {
+        if (to == from) {
+            s.event = null;
+        } else if (starts(b, from, to, EVENT)) {
+            s.event = new String(b, from + EVENT.length, to - from - EVENT.length, StandardCharsets.US_ASCII);
+        } else if (starts(b, from, to, ID)) {
+            long id = 0;
+            for (int i = from + ID.length; i < to; i++) {
+                id = id * 10 + (b[i] - '0');
+            }
+            s.id = id;
+        } else if (starts(b, from, to, DATA) && "change".equals(s.event)) {
+            int at = find(b, from, Math.min(to, from + 256), COMMITTED);
+            if (at >= 0) {
+                int f = at + COMMITTED.length;
+                int end = f;
+                while (end < to && b[end] != '"') {
+                    end++;
+                }
+                record(s, s.id, now - committedMillis(b, f, end));
+            }
+        } else if (starts(b, from, to, DATA) && "snapshot".equals(s.event)) {
+            s.lastVersion = s.id;
+        }
+    }
+
+    long committedMillis(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n != lastCommittedLength || !Arrays.equals(b, from, to, lastCommitted, 0, n)) {
+            lastCommittedMillis = Instant.parse(new String(b, from, n, StandardCharsets.US_ASCII)).toEpochMilli();
+            System.arraycopy(b, from, lastCommitted, 0, Math.min(n, lastCommitted.length));
+            lastCommittedLength = n <= lastCommitted.length ? n : -1;
+        }
+        return lastCommittedMillis;
+    }
+
+    static boolean starts(byte[] b, int from, int to, byte[] prefix) {
+        return to - from >= prefix.length && Arrays.equals(b, from, from + prefix.length, prefix, 0, prefix.length);
+    }
+
+    static int find(byte[] b, int from, int to, byte[] what) {
+        outer:
+        for (int i = from; i <= to - what.length; i++) {
+            for (int j = 0; j < what.length; j++) {
+                if (b[i + j] != what[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /** One byte of the answer: the head, then the chunk framing, then the events. */

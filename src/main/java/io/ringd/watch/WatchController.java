@@ -152,6 +152,9 @@ class WatchController {
         private ServletOutputStream out;
         /** The connection's own writes, when the answer is delimited by its close; else {@code null}. */
         private ConnectionWrites direct;
+        /** Its writes that do not wait, made for the stream's completion at its first write. */
+        private ConnectionWrites.Async nonBlocking;
+        private WatchStream.Completion nonBlockingFor;
 
         /** Called once, before the stream starts: the writers see these fields after it. */
         void attach(AsyncContext async, ServletOutputStream out, ConnectionWrites direct) {
@@ -168,6 +171,20 @@ class WatchController {
                 out.write(item.wire());
                 out.flush();
             }
+        }
+
+        /** Writes without waiting where the answer is delimited by its close; else through the servlet, blocking. */
+        @Override
+        public void write(WatchStream.Item item, WatchStream.Completion done) {
+            if (direct == null) {
+                WatchStream.Sink.super.write(item, done);
+                return;
+            }
+            if (nonBlockingFor != done) { // one completion per stream: made once
+                nonBlocking = direct.async(done::written, done::failed);
+                nonBlockingFor = done;
+            }
+            nonBlocking.write(item.wire());
         }
 
         @Override

@@ -2,12 +2,14 @@ package io.ringd.watch;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -64,19 +66,30 @@ class WatchHub implements RingPart, SmartLifecycle {
      * runs, so a stream opened in between finds the version in the backlog.
      *
      * Nothing under the lock blocks: a change event is serialized once and
-     * offered to each stream's queue; the writer pool does the I/O. Closing a
+     * offered to each stream's queue; the writer pool does the I/O. An idle
+     * stream is claimed by the offer (it takes the item without queueing
+     * it), and the claimed streams are drained by a few pool tasks that take
+     * them in runs, not by a task per stream: at 10,000 streams the
+     * connection's write is then most of what an event costs. Closing a
      * stream (too slow, reloaded) only marks it and frees its slot; the
      * answer is ended by its writer after the write in progress, or by the
      * closer thread, never on the commit's thread.
      *
-     * A write blocked for longer than writeTimeout ends its stream (the
-     * watchdog below), and the pool grows by one thread for as long as that
-     * write stays blocked (until the connection fails), so that the
-     * ringd.watch.writers threads always serve the streams that read.
+     * A stream's writes go to its connection without waiting: a write the
+     * connection cannot take at once ends later, from the container, which
+     * then goes on with that stream's queue; no writer thread waits for a
+     * client. A write in progress for longer than writeTimeout ends its
+     * stream (the watchdog below). Where a write does hold a thread (an
+     * answer written through the servlet's output stream), the pool grows
+     * by one thread for as long as that write stays blocked (until the
+     * connection fails), so that the ringd.watch.writers threads always
+     * serve the streams that read.
      */
 
     static final String SNAPSHOT = "snapshot";
     static final String CHANGE = "change";
+    /** Streams a writer drains in a row before it takes the next run of a fan-out. */
+    private static final int RUN = 64;
     private static final Logger log = LoggerFactory.getLogger(WatchHub.class);
 
     private final WatchProperties props;
@@ -247,10 +260,43 @@ class WatchHub implements RingPart, SmartLifecycle {
         HistoryDelta delta = service.history().delta(current.version());
         WatchStream.Item item = WatchStream.Item.event(CHANGE, current.version(), changeEvent(delta, service),
                 current.committedAt());
+        List<WatchStream> claimed = new ArrayList<>(of.open.size());
         for (WatchStream s : of.open) {
             if (current.version() > s.lastOffered) {
                 s.lastOffered = current.version();
-                s.offer(item);
+                if (s.offerClaimed(item)) {
+                    claimed.add(s);
+                }
+            }
+        }
+        drain(claimed);
+    }
+
+    /**
+     * Has the writers drain {@code claimed}, streams whose drains a fan-out claimed: a few tasks that
+     * take them in runs of {@link #RUN}, not one task per stream, so that an event reaches 10,000
+     * streams for little more than the writes' own cost (docs/benchmarks.md, "Fan-out").
+     */
+    private void drain(List<WatchStream> claimed) {
+        if (claimed.isEmpty()) {
+            return;
+        }
+        AtomicInteger next = new AtomicInteger();
+        Runnable run = () -> {
+            for (int from; (from = next.getAndAdd(RUN)) < claimed.size();) {
+                for (int i = from, to = Math.min(claimed.size(), from + RUN); i < to; i++) {
+                    claimed.get(i).drainClaimed();
+                }
+            }
+        };
+        int tasks = Math.min(props.writers(), (claimed.size() + RUN - 1) / RUN);
+        for (int t = 0; t < tasks; t++) {
+            try {
+                writers.execute(run);
+            } catch (RejectedExecutionException e) { // the pool is shut down: the streams end here
+                claimed.forEach(s -> s.close("the server is stopping"));
+                run.run();
+                return;
             }
         }
     }
@@ -279,9 +325,13 @@ class WatchHub implements RingPart, SmartLifecycle {
     }
 
     private void keepAlive() {
+        List<WatchStream> claimed = new ArrayList<>(streams.size());
         for (WatchStream s : streams) {
-            s.offer(WatchStream.Item.KEEP_ALIVE);
+            if (s.offerClaimed(WatchStream.Item.KEEP_ALIVE)) {
+                claimed.add(s);
+            }
         }
+        drain(claimed);
     }
 
     /**
@@ -301,15 +351,19 @@ class WatchHub implements RingPart, SmartLifecycle {
         long now = System.nanoTime();
         long idle = props.probeIdleNanos(probed.size());
         int budget = probesPerTick;
+        List<WatchStream> claimed = new ArrayList<>();
         for (WatchStream s : probed) {
             if (budget == 0) {
                 break;
             }
             if (s.idleFor(now, idle)) {
-                s.offer(WatchStream.Item.PROBE);
+                if (s.offerClaimed(WatchStream.Item.PROBE)) {
+                    claimed.add(s);
+                }
                 budget--;
             }
         }
+        drain(claimed);
     }
 
     /**
@@ -343,7 +397,7 @@ class WatchHub implements RingPart, SmartLifecycle {
     }
 
     private void resizeWriters() {
-        int size = props.writers() + stuck.size();
+        int size = props.writers() + (int) stuck.stream().filter(WatchStream::writeHoldsAThread).count();
         if (size > writers.getMaximumPoolSize()) {
             writers.setMaximumPoolSize(size);
             writers.setCorePoolSize(size);

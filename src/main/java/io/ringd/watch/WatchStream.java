@@ -16,6 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * stream whose queue grows past its limit is closed, and its client
  * reconnects with {@code Last-Event-ID}.
  *
+ * <p>A write need not hold a thread: a sink that writes without blocking
+ * ({@link Sink#write(Item, Completion)}) tells of its end later, from the
+ * connection, while the stream stays its owner's; most writes end at once,
+ * and the writer goes on to the next item. A fan-out claims the streams it
+ * offers to ({@link #offerClaimed(Item)}) and has its writers drain them in
+ * turn ({@link #drainClaimed()}), rather than one pool task per stream.
+ *
  * <p>Closing never waits either: it marks the stream closed at once, and the
  * answer is ended ({@link Sink#close()}, which waits for a write in progress)
  * by the writer that is writing, when its write returns, or else by the
@@ -41,8 +48,29 @@ final class WatchStream {
         /** Writes a comment line. */
         void comment(String text) throws IOException;
 
+        /**
+         * Starts writing {@code item} and tells {@code done} when it ends, maybe before returning, maybe
+         * later from another thread: one write at a time. The default writes it blocking.
+         */
+        default void write(Item item, Completion done) {
+            try {
+                write(item);
+            } catch (IOException | RuntimeException e) {
+                done.failed(e);
+                return;
+            }
+            done.written();
+        }
+
         /** Ends the answer; called once, never while a write of this sink is in progress on another thread. */
         void close();
+    }
+
+    /** The end of a write started with {@link Sink#write(Item, Completion)}. */
+    interface Completion {
+        void written();
+
+        void failed(Throwable cause);
     }
 
     /**
@@ -90,6 +118,37 @@ final class WatchStream {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean sinkClosed = new AtomicBoolean();
+    /** The write in flight: {@link #WRITING} while the sink's call runs, then where it ended. */
+    private final AtomicInteger write = new AtomicInteger(WRITTEN);
+    private static final int WRITING = 0;
+    private static final int PENDING = 1; // the sink's call returned first: its end continues the drain
+    private static final int WRITTEN = 2;
+    private static final int FAILED = 3;
+    /** The item being written, for its report once written; only the drain's owner touches it. */
+    private Item current;
+    /** An item handed with the drain to its new owner ({@link #offerClaimed}); only the owner touches it. */
+    private Item first;
+    /** What ends a write that the sink's call returned before: its report, then the rest of the queue. */
+    private final Completion completion = new Completion() {
+        @Override
+        public void written() {
+            if (!write.compareAndSet(WRITING, WRITTEN)) { // PENDING: the drain left it to this end
+                write.set(WRITTEN);
+                if (ended()) {
+                    resume();
+                }
+            }
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            if (!write.compareAndSet(WRITING, FAILED)) {
+                write.set(FAILED);
+                ended();
+                release();
+            }
+        }
+    };
     /** Whether the writers may write: a stream is held from its opening until its answer has gone asynchronous. */
     private volatile boolean started;
     private final Executor closer;
@@ -130,6 +189,36 @@ final class WatchStream {
         return true;
     }
 
+    /**
+     * Queues {@code item} for a fan-out: like {@link #offer(Item)}, except that a stream whose drain
+     * this call claims is not scheduled on its own but left to the caller, which must then have
+     * {@link #drainClaimed()} called on a writer.
+     *
+     * @return whether the caller now owns the drain
+     */
+    boolean offerClaimed(Item item) {
+        if (closed.get()) {
+            return false;
+        }
+        if (queued.incrementAndGet() > maxQueued) {
+            close("more than " + maxQueued + " events queued: the client reads too slowly");
+            return false;
+        }
+        // an idle stream takes the item without its queue: nothing older can wait there (offers of versions
+        // come one at a time, and an item queued by another thread while this one claims is only a comment)
+        if (started && queue.isEmpty() && draining.compareAndSet(false, true)) {
+            first = item;
+            return true;
+        }
+        queue.add(item);
+        return started && draining.compareAndSet(false, true);
+    }
+
+    /** Writes what is queued, on the thread of a writer, for the caller of a {@link #offerClaimed} that claimed. */
+    void drainClaimed() {
+        drain();
+    }
+
     /** Events queued and not yet written. */
     int queued() {
         return queued.get();
@@ -160,27 +249,68 @@ final class WatchStream {
         }
     }
 
+    /** Writes the queued items while their writes end at once; owns the drain until it leaves it. */
     private void drain() {
-        try {
-            Item item;
-            while (!closed.get() && (item = queue.poll()) != null) {
-                queued.decrementAndGet();
-                events.writeStarted();
-                writingSince = Math.max(1, System.nanoTime());
-                try {
-                    sink.write(item);
-                } finally {
-                    writingSince = 0;
-                    lastWritten = System.nanoTime();
-                    events.writeEnded();
-                }
-                events.written(item);
+        while (true) {
+            Item item = first;
+            if (item != null) {
+                first = null;
+            } else if (!closed.get()) {
+                item = queue.poll();
             }
-        } catch (IOException | RuntimeException e) {
-            close("the connection failed");
-        } finally {
-            draining.set(false);
+            if (item == null || closed.get()) {
+                release();
+                return;
+            }
+            queued.decrementAndGet();
+            current = item;
+            events.writeStarted();
+            writingSince = Math.max(1, System.nanoTime());
+            write.set(WRITING);
+            try {
+                sink.write(item, completion);
+            } catch (RuntimeException e) {
+                completion.failed(e);
+            }
+            if (write.compareAndSet(WRITING, PENDING)) {
+                return; // it ends later: its end goes on (Completion)
+            }
+            if (!ended()) {
+                release();
+                return;
+            }
         }
+    }
+
+    /** The write in flight ended: its report; {@code false} (and the stream closed) when it failed. */
+    private boolean ended() {
+        writingSince = 0;
+        lastWritten = System.nanoTime();
+        events.writeEnded();
+        if (write.get() == FAILED) {
+            first = null;
+            close("the connection failed");
+            return false;
+        }
+        events.written(current);
+        current = null;
+        return true;
+    }
+
+    /** Goes on with the queue after a write that ended later, on a writer. */
+    private void resume() {
+        try {
+            writers.execute(this::drain);
+        } catch (RuntimeException e) { // the pool is shut down
+            close("the server is stopping");
+            release();
+        }
+    }
+
+    /** Leaves the drain: the answer ends here when the stream was closed, else a late offer is taken up. */
+    private void release() {
+        first = null;
+        draining.set(false);
         if (closed.get()) {
             closeSink(); // closed while this writer wrote: the answer is ended here, after the write
         } else if (!queue.isEmpty()) {
@@ -200,6 +330,11 @@ final class WatchStream {
     /** The connection tells of the client closing it: the stream is never probed. */
     void peerWatched() {
         peerWatched = true;
+    }
+
+    /** Whether the write in progress holds a thread (a sink's call that blocks), rather than ending later. */
+    boolean writeHoldsAThread() {
+        return writingSince != 0 && write.get() == WRITING;
     }
 
     /** How long the write in progress has been blocked, in nanoseconds at {@code now}; 0 when none is. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -11,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.FutureCallback;
 
 /**
@@ -67,6 +69,39 @@ public final class ConnectionWrites {
             throw new InterruptedIOException("interrupted while writing");
         } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /**
+     * Writes that do not wait: each starts writing its bytes and returns, and {@code written} or
+     * {@code failed} is called when it ends: on the writing thread when the connection took them at
+     * once, else later from the container's threads. One write at a time: the next starts after the
+     * last one ended.
+     */
+    public Async async(Runnable written, Consumer<Throwable> failed) {
+        return new Async(new Callback() {
+            @Override
+            public void succeeded() {
+                written.run();
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                failed.accept(cause);
+            }
+        });
+    }
+
+    /** The writes of {@link #async}: one callback for all of them, since one is in flight at a time. */
+    public final class Async {
+        private final Callback done;
+
+        private Async(Callback done) {
+            this.done = done;
+        }
+
+        public void write(byte[] bytes) {
+            endPoint.write(done, ByteBuffer.wrap(bytes));
         }
     }
 }

@@ -233,4 +233,133 @@ class WatchStreamTest {
         assertThat(new String(WatchStream.Item.event("change", 9, "{\"id\":\"caf\u00e9\"}", null).wire(),
                 StandardCharsets.UTF_8)).as("UTF-8").contains("caf\u00e9");
     }
+
+    /**
+     * A sink whose writes end later, as a connection's that cannot take the bytes at once: each write
+     * is recorded and its completion kept until the test ends it.
+     */
+    static final class LaterSink implements WatchStream.Sink {
+        final List<String> started = Collections.synchronizedList(new ArrayList<>());
+        final java.util.concurrent.BlockingQueue<WatchStream.Completion> pending =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        volatile int mostInFlight;
+        volatile boolean closed;
+
+        @Override
+        public void write(WatchStream.Item item, WatchStream.Completion done) {
+            mostInFlight = Math.max(mostInFlight, inFlight.incrementAndGet());
+            started.add(item.name() == null ? ":" + item.data() : item.name() + " " + item.id());
+            pending.add(done);
+        }
+
+        /** Ends the oldest write in flight, as written ({@code ok}) or failed. */
+        void end(boolean ok) throws InterruptedException {
+            WatchStream.Completion done = pending.poll(10, TimeUnit.SECONDS);
+            assertThat(done).as("a write in flight").isNotNull();
+            inFlight.decrementAndGet();
+            if (ok) {
+                done.written();
+            } else {
+                done.failed(new IOException("connection reset"));
+            }
+        }
+
+        @Override
+        public void event(String name, long id, String data) {
+            throw new AssertionError("a sink that writes later is never asked to block");
+        }
+
+        @Override
+        public void comment(String text) {
+            throw new AssertionError("a sink that writes later is never asked to block");
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean() && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        assertThat(condition.getAsBoolean()).isTrue();
+    }
+
+    @Test
+    void writesThatEndLater_holdNoThread_comeOneAtATime_inOrder() throws Exception {
+        LaterSink sink = new LaterSink();
+        WatchStream s = stream(sink, 100);
+        for (int v = 1; v <= 5; v++) {
+            assertThat(s.offer(WatchStream.Item.event("change", v, "{}", null))).isTrue();
+        }
+        await(() -> sink.started.size() == 1);
+        assertThat(s.writingFor(System.nanoTime())).as("a write in progress").isPositive();
+        assertThat(s.writeHoldsAThread()).as("no thread waits for a write that ends later").isFalse();
+        assertThat(s.queued()).isEqualTo(4);
+        for (int v = 1; v <= 5; v++) {
+            Thread.sleep(20);
+            assertThat(sink.started).as("the next write starts only when the last one ended").hasSize(v);
+            sink.end(true);
+        }
+        await(() -> s.queued() == 0 && s.writingFor(System.nanoTime()) == 0);
+        assertThat(sink.started).containsExactly("change 1", "change 2", "change 3", "change 4", "change 5");
+        assertThat(sink.mostInFlight).isEqualTo(1);
+        assertThat(s.isClosed()).isFalse();
+    }
+
+    @Test
+    void aWriteThatFailsLater_closesTheStreamOnce_andEndsTheAnswerAfterIt() throws Exception {
+        LaterSink sink = new LaterSink();
+        WatchStream s = stream(sink, 100);
+        s.offer(WatchStream.Item.event("change", 1, "{}", null));
+        s.offer(WatchStream.Item.event("change", 2, "{}", null));
+        await(() -> sink.started.size() == 1);
+        s.close("closed by a test while its write is in flight");
+        Thread.sleep(50);
+        assertThat(sink.closed).as("not ended while its write is in flight").isFalse();
+        sink.end(false);
+        await(() -> sink.closed);
+        assertThat(closedWhy).containsExactly("closed by a test while its write is in flight");
+        assertThat(sink.started).as("nothing written after the close").containsExactly("change 1");
+        assertThat(s.writingFor(System.nanoTime())).isZero();
+
+        LaterSink other = new LaterSink();
+        WatchStream t = stream(other, 100);
+        t.offer(WatchStream.Item.event("change", 1, "{}", null));
+        t.offer(WatchStream.Item.event("change", 2, "{}", null));
+        await(() -> other.started.size() == 1);
+        other.end(false);
+        await(() -> other.closed);
+        assertThat(t.isClosed()).isTrue();
+        assertThat(closedWhy).containsExactly("closed by a test while its write is in flight", "the connection failed");
+        assertThat(other.started).containsExactly("change 1");
+    }
+
+    @Test
+    void aFanOut_claimsAnIdleStreamOnce_andItsDrainWritesAllInOrder() throws Exception {
+        Recorder sink = new Recorder(new CountDownLatch(0));
+        WatchStream s = stream(sink, 100);
+        assertThat(s.offerClaimed(WatchStream.Item.event("change", 1, "{}", null))).as("idle: claimed").isTrue();
+        assertThat(s.offerClaimed(WatchStream.Item.KEEP_ALIVE)).as("claimed already: queued").isFalse();
+        assertThat(s.offerClaimed(WatchStream.Item.event("change", 2, "{}", null))).isFalse();
+        assertThat(s.queued()).isEqualTo(3);
+        Thread.sleep(50);
+        assertThat(sink.written).as("a claimed stream waits for its drain").isEmpty();
+        s.drainClaimed();
+        assertThat(sink.written).containsExactly("change 1", ": keep-alive", "change 2");
+        assertThat(s.queued()).isZero();
+        assertThat(s.offerClaimed(WatchStream.Item.event("change", 3, "{}", null))).as("idle again").isTrue();
+        s.close("the ring was reloaded from the store");
+        s.drainClaimed();
+        assertThat(sink.closed).as("a drain that finds its stream closed ends the answer").isTrue();
+        assertThat(sink.written).hasSize(3);
+
+        WatchStream held = stream(new Recorder(new CountDownLatch(0)), 100, false);
+        assertThat(held.offerClaimed(WatchStream.Item.event("change", 1, "{}", null)))
+                .as("a held stream is never claimed: its start drains it").isFalse();
+    }
 }
