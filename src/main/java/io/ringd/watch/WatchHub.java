@@ -6,13 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -88,16 +83,13 @@ class WatchHub implements RingPart, SmartLifecycle {
 
     static final String SNAPSHOT = "snapshot";
     static final String CHANGE = "change";
-    /** Streams a writer drains in a row before it takes the next run of a fan-out. */
-    private static final int RUN = 64;
     private static final Logger log = LoggerFactory.getLogger(WatchHub.class);
 
     private final WatchProperties props;
     private final JsonMapper json = WireJson.lenient();
     /** Every open stream, of every ring: the limit, the keep-alives and the watchdog count them all. */
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
-    private final ThreadPoolExecutor writers;
-    private final ExecutorService closer;
+    private final WatchWriters writers;
     private final ScheduledExecutorService keepAlive;
     private final Set<WatchStream> lingering = ConcurrentHashMap.newKeySet(); // closed during a write
     private final Set<WatchStream> stuck = ConcurrentHashMap.newKeySet(); // a write blocked past writeTimeout
@@ -114,10 +106,8 @@ class WatchHub implements RingPart, SmartLifecycle {
 
     WatchHub(WatchProperties props, ObjectProvider<MeterRegistry> registry) {
         this.props = props;
-        this.writers = new ThreadPoolExecutor(props.writers(), props.writers(), 0L, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), daemons("ringd-watch-writer-"));
-        this.closer = Executors.newSingleThreadExecutor(daemons("ringd-watch-closer-"));
-        this.keepAlive = Executors.newSingleThreadScheduledExecutor(daemons("ringd-watch-keep-alive-"));
+        this.writers = new WatchWriters(props.writers());
+        this.keepAlive = Executors.newSingleThreadScheduledExecutor(WatchWriters.daemons("ringd-watch-keep-alive-"));
         long period = props.keepAlive().toMillis();
         keepAlive.scheduleAtFixedRate(this::keepAlive, period, period, TimeUnit.MILLISECONDS);
         long check = Math.max(10, Math.min(250, props.writeTimeout().toMillis() / 4));
@@ -193,7 +183,7 @@ class WatchHub implements RingPart, SmartLifecycle {
             throw new ApiException(Problems.BUSY, "at most " + props.maxStreams()
                     + " streams may be open at once; try again later", null);
         }
-        WatchStream stream = new WatchStream(sink, writers, closer, props.maxQueued(), new WatchStream.Events() {
+        WatchStream stream = new WatchStream(sink, writers.pool(), writers.closer(), props.maxQueued(), new WatchStream.Events() {
             @Override
             public void writeStarted() {
                 writing.incrementAndGet();
@@ -269,36 +259,7 @@ class WatchHub implements RingPart, SmartLifecycle {
                 }
             }
         }
-        drain(claimed);
-    }
-
-    /**
-     * Has the writers drain {@code claimed}, streams whose drains a fan-out claimed: a few tasks that
-     * take them in runs of {@link #RUN}, not one task per stream, so that an event reaches 10,000
-     * streams for little more than the writes' own cost (docs/benchmarks.md, "Fan-out").
-     */
-    private void drain(List<WatchStream> claimed) {
-        if (claimed.isEmpty()) {
-            return;
-        }
-        AtomicInteger next = new AtomicInteger();
-        Runnable run = () -> {
-            for (int from; (from = next.getAndAdd(RUN)) < claimed.size();) {
-                for (int i = from, to = Math.min(claimed.size(), from + RUN); i < to; i++) {
-                    claimed.get(i).drainClaimed();
-                }
-            }
-        };
-        int tasks = Math.min(props.writers(), (claimed.size() + RUN - 1) / RUN);
-        for (int t = 0; t < tasks; t++) {
-            try {
-                writers.execute(run);
-            } catch (RejectedExecutionException e) { // the pool is shut down: the streams end here
-                claimed.forEach(s -> s.close("the server is stopping"));
-                run.run();
-                return;
-            }
-        }
+        writers.drain(claimed);
     }
 
     /** The data of a {@code change} event. */
@@ -331,7 +292,7 @@ class WatchHub implements RingPart, SmartLifecycle {
                 claimed.add(s);
             }
         }
-        drain(claimed);
+        writers.drain(claimed);
     }
 
     /**
@@ -363,7 +324,7 @@ class WatchHub implements RingPart, SmartLifecycle {
                 budget--;
             }
         }
-        drain(claimed);
+        writers.drain(claimed);
     }
 
     /**
@@ -397,14 +358,7 @@ class WatchHub implements RingPart, SmartLifecycle {
     }
 
     private void resizeWriters() {
-        int size = props.writers() + (int) stuck.stream().filter(WatchStream::writeHoldsAThread).count();
-        if (size > writers.getMaximumPoolSize()) {
-            writers.setMaximumPoolSize(size);
-            writers.setCorePoolSize(size);
-        } else if (size < writers.getCorePoolSize()) {
-            writers.setCorePoolSize(size);
-            writers.setMaximumPoolSize(size);
-        }
+        writers.resize(props.writers() + (int) stuck.stream().filter(WatchStream::writeHoldsAThread).count());
     }
 
     /** Whether streams are told of their clients closing by their connections (ringd.watch.notice-closes). */
@@ -453,22 +407,12 @@ class WatchHub implements RingPart, SmartLifecycle {
     void destroy() {
         stop();
         keepAlive.shutdownNow();
-        writers.shutdownNow();
-        closer.shutdown();
+        writers.shutdown();
     }
 
     /** Stops first: before the web server's graceful shutdown (which stops at a lower phase). */
     @Override
     public int getPhase() {
         return Integer.MAX_VALUE;
-    }
-
-    private static ThreadFactory daemons(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }
