@@ -134,18 +134,13 @@ class WatchHub implements RingPart, SmartLifecycle {
         }
     }
 
-    /**
-     * Opens a stream for a client that holds {@code lastEventId} (a version, or anything else) of the ring
-     * {@code incarnation} (or {@code null}: not said): another incarnation than the ring's, or anything that is
-     * not one, starts it with a snapshot.
-     *
-     * @throws ApiException 503 when {@code ringd.watch.max-streams} streams are open
-     */
     /** The open streams of one ring, told of its versions. */
     final class RingStreams implements RingListener {
         final ServedRing ring;
         final Set<WatchStream> open = ConcurrentHashMap.newKeySet();
         volatile boolean deleted;
+        /** The events streams open with, encoded once for all of them (a storm of reconnections); under the hub's lock. */
+        final OpeningEvents opening = new OpeningEvents();
 
         RingStreams(ServedRing ring) {
             this.ring = ring;
@@ -174,6 +169,13 @@ class WatchHub implements RingPart, SmartLifecycle {
         }
     }
 
+    /**
+     * Opens a stream for a client that holds {@code lastEventId} (a version, or anything else) of the ring
+     * {@code incarnation} (or {@code null}: not said): another incarnation than the ring's, or anything that is
+     * not one, starts it with a snapshot.
+     *
+     * @throws ApiException 503 when {@code ringd.watch.max-streams} streams are open
+     */
     synchronized WatchStream open(ServedRing ring, WatchStream.Sink sink, String lastEventId, String incarnation) {
         RingStreams of = ring.part(RingStreams.class);
         if (of == null || of.deleted) {
@@ -219,15 +221,16 @@ class WatchHub implements RingPart, SmartLifecycle {
                 ? history.after(after) : null;
         if (backlog != null && backlog.size() < props.maxQueued()) {
             for (HistoryDelta d : backlog) {
-                stream.offer(WatchStream.Item.event(CHANGE, d.version(), changeEvent(d, service), null));
+                stream.offer(of.opening.change(current.incarnation(), d.version(),
+                        () -> WatchStream.Item.event(CHANGE, d.version(), changeEvent(d, service), null)));
                 stream.lastOffered = d.version();
             }
             if (backlog.isEmpty()) {
                 stream.lastOffered = after;
             }
         } else {
-            stream.offer(WatchStream.Item.event(SNAPSHOT, current.version(),
-                    json.writeValueAsString(current.document()), null));
+            stream.offer(of.opening.snapshot(current, () -> WatchStream.Item.event(SNAPSHOT, current.version(),
+                    json.writeValueAsString(current.document()), null)));
             stream.lastOffered = current.version();
         }
         streams.add(stream);
@@ -241,6 +244,7 @@ class WatchHub implements RingPart, SmartLifecycle {
             return;
         }
         if (op == RingListener.Op.RELOAD) { // versions may be missing: followers start again from what they hold
+            of.opening.clear();
             for (WatchStream s : of.open) {
                 s.close("the ring was reloaded from the store");
             }
@@ -250,6 +254,7 @@ class WatchHub implements RingPart, SmartLifecycle {
         HistoryDelta delta = service.history().delta(current.version());
         WatchStream.Item item = WatchStream.Item.event(CHANGE, current.version(), changeEvent(delta, service),
                 current.committedAt());
+        of.opening.changed(current.incarnation(), item);
         List<WatchStream> claimed = new ArrayList<>(of.open.size());
         for (WatchStream s : of.open) {
             if (current.version() > s.lastOffered) {
