@@ -249,13 +249,13 @@ final class HandoffDelta {
     }
 
     /**
-     * An estimate of the heap this delta holds, in bytes: its arrays, and the names it lists as if none were
-     * shared (most are the ids of the next version's members).
+     * An estimate of the heap this delta holds, in bytes: its arrays, and the names it lists that are not
+     * members of {@code current} (whose ids are held anyway).
      */
-    long memoryBytes() {
+    long memoryBytes(HashRing current) {
         long bytes = 32 + 2 * (16 + 4L * starts.length) + 16 + 4L * names.length;
         for (String n : names) {
-            bytes += 56 + n.length();
+            bytes += current.memberIndex(n) >= 0 ? 0 : 56 + n.length();
         }
         return bytes;
     }

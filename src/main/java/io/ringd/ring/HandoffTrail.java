@@ -125,11 +125,14 @@ public final class HandoffTrail {
         return committedAt[(int) (version - oldestVersion())];
     }
 
-    /** An estimate of the heap this trail holds beyond its newest ring, in bytes. */
+    /**
+     * An estimate of the heap this trail holds beyond its newest ring, in bytes: its older versions' moved
+     * ranges, and the ids of owners that are no longer members.
+     */
     public long memoryBytes() {
         long bytes = 56 + 32L * committedAt.length; // the arrays and the Instants
         for (HandoffDelta d : older) {
-            bytes += d.memoryBytes();
+            bytes += d.memoryBytes(current);
         }
         return bytes;
     }
