@@ -78,7 +78,8 @@ public final class HandoffIndex {
      * the 1,000-node ring. Whatever the changes, at most
      * (1 + 2 x points x versions) x 10 bytes and the answers. The sweep
      * needs a partition the size of the current ring's points plus the
-     * moves (8 bytes each) while it runs.
+     * moves (8 bytes each) while it runs; the merge of a trail, only the
+     * moves (a trail's own memory is in HandoffDelta's design note).
      *
      * The slow path. The merge needs one coordinate for all versions: when
      * the held versions change between a ring and a Maglev table, or
