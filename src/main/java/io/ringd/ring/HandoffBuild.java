@@ -26,7 +26,7 @@ final class HandoffBuild {
                 space -> HandoffSweep.sweep(rings, times, space));
     }
 
-    /** Over a trail's versions: {@code older} (oldest first, the oldest version {@code first}), then {@code current}. */
+    /** Over a trail's versions: {@code older} (oldest first, the oldest at {@code first}), then {@code current}. */
     static HandoffIndex of(HashRing current, HandoffDelta[] older, Instant[] times, long first) {
         int n = older.length + 1;
         int[] spaces = new int[n];

@@ -12,7 +12,8 @@ import java.util.Objects;
  * which its owner last changed and its distinct earlier owners, or
  * {@code null} when its owner did not change. Built once from the kept
  * versions, oldest first, with their commit times
- * ({@link #builder()}); a lookup then costs about one binary search and
+ * ({@link #builder()}), or from a {@link HandoffTrail} of them, with the
+ * same answers; a lookup then costs about one binary search and
  * allocates nothing but a shortened answer.
  *
  * <p>The versions the index holds are the most any lookup looks back

@@ -62,6 +62,14 @@ final class HandoffMerge {
     private final List<HandoffAnswer> answers = new ArrayList<>();
     /** The newest ring's members' codes, made as they are met (-2: not yet). */
     private final int[] currentCodes;
+    // the lists: piece s's entries are listAt/listValue[from[s] .. from[s + 1]), newest position first
+    private int[] fill;
+    private int[] listAt;
+    private int[] listValue;
+    // the output: segment starts and answer ids, adjacent equal ids merged
+    private int[] starts;
+    private int[] ids;
+    private int len;
 
     private HandoffMerge(HashRing current, HandoffDelta[] older, Instant[] times, long first) {
         this.current = current;
@@ -210,15 +218,6 @@ final class HandoffMerge {
         return new HandoffSweep.Result(Arrays.copyOf(starts, len), Arrays.copyOf(ids, len),
                 answers.toArray(new HandoffAnswer[0]));
     }
-
-    // the lists: piece s's entries are listAt/listValue[from[s] .. from[s + 1]), newest position first
-    private int[] fill;
-    private int[] listAt;
-    private int[] listValue;
-    // the output: segment starts and answer ids, adjacent equal ids merged
-    private int[] starts;
-    private int[] ids;
-    private int len;
 
     private int[] globalCodes(HandoffDelta d) {
         int[] g = new int[d.names.length];
