@@ -25,7 +25,7 @@ final class HandoffVersions {
      * newest ring, which the client holds anyway, and each older version
      * only where its owners differ from the next one's (a few KB for a
      * one-node change, where a whole ring of 100 x 128 points is about
-     * 170 KB), so no ring outlives its successor's swap. On each swap the
+     * 136 KB), so no ring outlives its successor's swap. On each swap the
      * follower thread trims the trail first (a version the window drops is
      * not diffed), adds the new version (one diff of the two rings, linear
      * in them) and publishes the trail (a Kept) in the same Held as the
