@@ -44,7 +44,7 @@ final class HandoffDelta {
      * member of this version mapped once to its index in the next; a run
      * of equal points (most of them, after a change of a few nodes) is
      * found with Arrays.mismatch, so only its owners are compared one by
-     * one.
+     * one; a run is scanned once, even where owners change within it.
      */
 
     /** The value of a segment where this version's owner is the next version's. */
@@ -125,10 +125,16 @@ final class HandoffDelta {
         int kb = 0;
         int x = HashRing.BIAS; // where the next piece starts
         boolean aligned = true; // both arcs start at x
+        int equalShift = Integer.MIN_VALUE; // pa[k] == pb[k + equalShift] for k up to equalEnd: found once
+        int equalEnd = 0;
         while (true) {
             if (aligned && ka < na && kb < nb) { // a run of equal arcs: equal points, then equal owners
-                int equal = Arrays.mismatch(pa, ka, na, pb, kb, nb);
-                int run = equal < 0 ? Math.min(na - ka, nb - kb) : equal;
+                if (kb - ka != equalShift || ka >= equalEnd) {
+                    int equal = Arrays.mismatch(pa, ka, na, pb, kb, nb);
+                    equalEnd = ka + (equal < 0 ? Math.min(na - ka, nb - kb) : equal);
+                    equalShift = kb - ka;
+                }
+                int run = equalEnd - ka;
                 int r = 0;
                 while (r < run && aToB[oa[ka + r]] == ob[kb + r]) {
                     r++;

@@ -196,6 +196,32 @@ class HandoffTrailTest {
     }
 
     @Test
+    void nodesReplacedOnTheirOwnPoints_sameRangesOtherOwners() {
+        long seed = RingTesting.seed("nodesReplacedOnTheirOwnPoints_sameRangesOtherOwners");
+        Random rnd = new Random(seed);
+        List<Node> members = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            members.add(Node.of(String.format("node-%03d", i), 1));
+        }
+        HashRing ring = HashRing.of(RingConfig.defaults(), 1, members);
+        List<Change> replace = new ArrayList<>();
+        for (int i = 0; i < 200; i += 2) { // every other node, by one whose points are the same: its hashKey
+            String id = String.format("node-%03d", i);
+            replace.add(Change.remove(id));
+            replace.add(Change.put(new Node("new-" + id, 1, null, id)));
+        }
+        HashRing replaced = ring.apply(replace);
+        assertThat(replaced.pointCount()).isEqualTo(ring.pointCount());
+        for (int i = 0; i < ring.pointCount(); i++) {
+            assertThat(replaced.pointAt(i)).as("point " + i).isEqualTo(ring.pointAt(i));
+        }
+        List<HashRing> rings = List.of(ring, replaced);
+        List<Instant> times = List.of(T0, T0.plusSeconds(1));
+        HandoffTrail trail = HandoffTrail.of(ring, T0).then(replaced, T0.plusSeconds(1));
+        compare(rnd, trail, HandoffIndex.of(rings, times), rings, times, "seed " + seed + " " + trail);
+    }
+
+    @Test
     void refusesAGap_andDropsNoMoreThanTheOlderVersions() {
         HashRing a = HashRing.of(RingConfig.defaults(), 3, List.of(Node.of("a", 1)));
         HashRing c = HashRing.of(RingConfig.defaults(), 5, List.of(Node.of("a", 1)));
