@@ -2,13 +2,11 @@ package io.ringd.client;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Objects;
 
 import io.ringd.ring.Handoff;
 import io.ringd.ring.HandoffIndex;
+import io.ringd.ring.HandoffTrail;
 import io.ringd.ring.HashRing;
 
 /**
@@ -18,30 +16,32 @@ import io.ringd.ring.HashRing;
 final class HandoffVersions {
 
     /*
-     * Design note. `window` holds the versions followed in a row, oldest
+     * Design note. `followed` holds the versions followed in a row, oldest
      * first, as the handoff window needs them: the versions committed within
      * it and the one before (the state the window starts from), at most
      * maxVersions. A version that does not follow the newest held by one (a
      * reload after a gap, another incarnation) starts it again, since the
-     * rule needs each version's predecessor. On each swap the follower thread
-     * trims it and publishes a copy (a Kept) in the same Held as the ring;
-     * the HandoffIndex over it is built once, by the follower thread at the
-     * swap once handoff has been asked for (the first lookup of a client
-     * builds the first one), so a client that never asks pays only the
-     * references.
+     * rule needs each version's predecessor. They are a HandoffTrail: the
+     * newest ring, which the client holds anyway, and each older version
+     * only where its owners differ from the next one's (a few KB for a
+     * one-node change, where a whole ring of 100 x 128 points is about
+     * 136 KB), so no ring outlives its successor's swap. On each swap the
+     * follower thread trims the trail first (a version the window drops is
+     * not diffed), adds the new version (one diff of the two rings, linear
+     * in them) and publishes the trail (a Kept) in the same Held as the
+     * ring; the HandoffIndex over it is built once, by the follower thread
+     * at the swap once handoff has been asked for (the first lookup of a
+     * client builds the first one), so a client that never asks pays only
+     * the diffs.
      */
-
-    /** A version followed, with its commit time. */
-    private record Version(HashRing ring, Instant committedAt) {
-    }
 
     /** The versions kept for handoff at one swap, and their index, built once when first asked for. */
     static final class Kept {
-        private final List<Version> versions;
+        private final HandoffTrail trail;
         private volatile HandoffIndex index;
 
-        private Kept(List<Version> versions) {
-            this.versions = versions;
+        private Kept(HandoffTrail trail) {
+            this.trail = trail;
         }
 
         HandoffIndex index() {
@@ -50,11 +50,7 @@ final class HandoffVersions {
                 synchronized (this) {
                     i = index;
                     if (i == null) {
-                        HandoffIndex.Builder b = HandoffIndex.builder();
-                        for (Version v : versions) {
-                            b.add(v.ring(), v.committedAt());
-                        }
-                        i = b.build();
+                        i = trail.index();
                         index = i;
                     }
                 }
@@ -64,20 +60,16 @@ final class HandoffVersions {
 
         /** How many versions these are, the oldest, and about how much heap they and their index take. */
         HandoffHistory history() {
-            long bytes = 0;
-            for (int k = 0; k < versions.size() - 1; k++) { // the current ring is held anyway
-                bytes += versions.get(k).ring().memoryBytes();
-            }
-            HandoffIndex i = index;
-            return new HandoffHistory(versions.size(), versions.get(0).ring().version(),
-                    bytes + (i == null ? 0 : i.memoryBytes()));
+            HandoffIndex i = index; // its memoryBytes leaves out the trail's, counted here
+            return new HandoffHistory(trail.versionCount(), trail.oldestVersion(),
+                    trail.memoryBytes() + (i == null ? 0 : i.memoryBytes()));
         }
     }
 
     private final Duration window;
     private final int maxVersions;
-    /** The versions followed in a row; only the follower thread touches it (under publish). */
-    private final ArrayDeque<Version> followed = new ArrayDeque<>();
+    /** The versions followed in a row, or null; only the follower thread touches it (under publish). */
+    private HandoffTrail followed;
     /** Set by the first handoff lookup: from then on each swap indexes its versions on the follower thread. */
     private volatile boolean asked;
 
@@ -123,26 +115,27 @@ final class HandoffVersions {
         if (maxVersions < 2) {
             return null;
         }
-        Version last = followed.peekLast();
-        if (last == null || before == null || last.ring().version() + 1 != ring.version()
+        HandoffTrail t = followed;
+        if (t == null || before == null || t.version() + 1 != ring.version()
                 || !Objects.equals(before.incarnation(), incarnation)) {
-            followed.clear();
+            t = null;
         }
-        followed.addLast(new Version(ring, committedAt));
+        // what the window keeps of t's versions and ring: at most maxVersions, and the oldest only while
+        // the next one was committed within the window
+        int total = t == null ? 1 : t.versionCount() + 1;
+        int drop = Math.max(0, total - maxVersions);
         Instant since = Instant.now().minus(window);
-        while (followed.size() > maxVersions) {
-            followed.removeFirst();
-        }
-        while (followed.size() > 1) { // the oldest is needed while the next one was committed within the window
-            Iterator<Version> it = followed.iterator();
-            it.next();
-            Version second = it.next();
-            if (second.committedAt() != null && !second.committedAt().isBefore(since)) {
+        while (total - drop > 1) {
+            long second = (t == null ? ring.version() : t.oldestVersion()) + drop + 1;
+            Instant at = second == ring.version() ? committedAt : t.committedAt(second);
+            if (at != null && !at.isBefore(since)) {
                 break;
             }
-            followed.removeFirst();
+            drop++;
         }
-        Kept kept = new Kept(List.copyOf(followed));
+        followed = t == null || drop >= total - 1 ? HandoffTrail.of(ring, committedAt)
+                : t.withoutOldest(drop).then(ring, committedAt);
+        Kept kept = new Kept(followed);
         if (asked) {
             kept.index();
         }

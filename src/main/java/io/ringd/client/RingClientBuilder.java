@@ -146,8 +146,11 @@ public final class RingClientBuilder {
      * minutes, as the server's {@code ringd.handoff.window}), and the most
      * versions it keeps for it (default 16, the current one included; 0 or 1
      * turn handoff off). The client keeps the versions committed within the
-     * window and the one before, each a whole ring: about 10 bytes a point
-     * each ({@link RingClient#handoffHistory()} says how much).
+     * window and the one before: the current ring, and each older version
+     * only where its owners differ from the next one's (a
+     * {@link io.ringd.ring.HandoffTrail}: a few KB for a change of one node,
+     * whatever the ring's size; {@link RingClient#handoffHistory()} says how
+     * much).
      */
     public RingClientBuilder handoffWindow(Duration window, int maxVersions) {
         this.handoffWindow = positive(window, "handoff window");

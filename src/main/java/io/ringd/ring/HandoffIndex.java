@@ -3,9 +3,7 @@ package io.ringd.ring;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,7 +12,8 @@ import java.util.Objects;
  * which its owner last changed and its distinct earlier owners, or
  * {@code null} when its owner did not change. Built once from the kept
  * versions, oldest first, with their commit times
- * ({@link #builder()}); a lookup then costs about one binary search and
+ * ({@link #builder()}), or from a {@link HandoffTrail} of them, with the
+ * same answers; a lookup then costs about one binary search and
  * allocates nothing but a shortened answer.
  *
  * <p>The versions the index holds are the most any lookup looks back
@@ -42,7 +41,11 @@ public final class HandoffIndex {
      * partition of the coordinate space (hash values for a ring or a ketama
      * ring; entries 0 .. M-1 for a Maglev table of size M) into segments on
      * which every version's owner is the same, each with its state
-     * (HandoffSweep's design note says how the sweep works).
+     * (HandoffSweep's design note says how the sweep works). An index
+     * made from a HandoffTrail, which keeps only the newest ring and each
+     * older version's moved ranges against the next (HandoffDelta), gets
+     * the same partition and answers from HandoffMerge, which merges only
+     * the moved ranges (its design note). HandoffBuild chooses.
      *
      * After the sweep each segment's state is reduced to its answer
      * (movedAt, the first 8 earlier owners and their seen positions; none
@@ -76,7 +79,8 @@ public final class HandoffIndex {
      * the 1,000-node ring. Whatever the changes, at most
      * (1 + 2 x points x versions) x 10 bytes and the answers. The sweep
      * needs a partition the size of the current ring's points plus the
-     * moves (8 bytes each) while it runs.
+     * moves (8 bytes each) while it runs; the merge of a trail, only the
+     * moves (a trail's own memory is in HandoffDelta's design note).
      *
      * The slow path. The merge needs one coordinate for all versions: when
      * the held versions change between a ring and a Maglev table, or
@@ -85,7 +89,10 @@ public final class HandoffIndex {
      * setting), so do key lookups. A walk routes the key (or hash) in each
      * version of the window and applies the rule above: n lookups and an
      * array per call. The index then holds its versions' snapshots, which
-     * the fast path lets go after building.
+     * the fast path lets go after building (HandoffWalk); one made from a
+     * trail walks the trail's deltas, newest first, each older owner read
+     * from its delta or, where it is "the same as the next", taken from
+     * the version after it.
      */
 
     /** An owner code for "no owner" (an empty ring), and a position for "no move". */
@@ -108,10 +115,11 @@ public final class HandoffIndex {
     /** The key hash of every version that has an owner, or null when they differ (key lookups walk). */
     private final KeyHash keyHash;
     /** The versions, kept for walks only; null when no lookup walks. */
-    private final HashRing[] rings;
+    private final HandoffWalk walk;
 
-    private HandoffIndex(long firstVersion, Instant[] committedAt, HashRing current, int tableSize, int[] starts,
-            int[] answerIds, HandoffAnswer[] answers, KeyHash keyHash, HashRing[] rings) {
+    /** Made by {@link HandoffBuild}, which says which lookups walk. */
+    HandoffIndex(long firstVersion, Instant[] committedAt, HashRing current, int tableSize, int[] starts,
+            int[] answerIds, HandoffAnswer[] answers, KeyHash keyHash, HandoffWalk walk) {
         this.firstVersion = firstVersion;
         this.committedAt = committedAt;
         this.current = current;
@@ -125,7 +133,7 @@ public final class HandoffIndex {
         this.entryAnswers = starts != null && tableSize != 0 && answers.length <= Character.MAX_VALUE + 1
                 ? entryAnswers(starts, answerIds, tableSize) : null;
         this.keyHash = keyHash;
-        this.rings = rings;
+        this.walk = walk;
     }
 
     /** A builder: add the versions oldest first, each one version after the last. */
@@ -191,7 +199,7 @@ public final class HandoffIndex {
             if (rings.isEmpty()) {
                 throw new IllegalStateException("a handoff index needs at least one version");
             }
-            return HandoffIndex.build(rings.toArray(new HashRing[0]), times.toArray(new Instant[0]));
+            return HandoffBuild.of(rings.toArray(new HashRing[0]), times.toArray(new Instant[0]));
         }
     }
 
@@ -298,11 +306,10 @@ public final class HandoffIndex {
 
     /** The rule itself, over the versions from {@code cut} on: for a key, or for a hash when key is null. */
     private Handoff walk(String key, int hash, int cut) {
-        int n = rings.length;
+        int n = committedAt.length;
         String[] owner = new String[n];
-        for (int p = cut; p < n; p++) {
-            HashRing r = rings[p];
-            owner[p] = r.isEmpty() ? null : key != null ? r.route(key) : r.routeHash(hash & 0xFFFF_FFFFL);
+        for (int p = n - 1; p >= cut; p--) { // newest first: an older version may be "the same as the next"
+            owner[p] = walk.owner(p, key, hash, p + 1 < n ? owner[p + 1] : null);
         }
         int moved = NONE;
         for (int p = n - 1; p > cut; p--) {
@@ -362,7 +369,7 @@ public final class HandoffIndex {
      * kind, table size or key hash: see the class's design note).
      */
     public boolean indexed() {
-        return rings == null;
+        return walk == null;
     }
 
     /** The number of segments of the merged partition (0 when there is none). */
@@ -370,7 +377,10 @@ public final class HandoffIndex {
         return starts == null ? 0 : starts.length;
     }
 
-    /** An estimate of the heap this index holds, in bytes: its arrays and answers, and any snapshots it keeps. */
+    /**
+     * An estimate of the heap this index holds, in bytes: its arrays and answers, and any snapshots it
+     * keeps for walks (not those of the {@link HandoffTrail} it was made from, which the trail counts).
+     */
     public long memoryBytes() {
         long bytes = 64 + 16 + 8L * committedAt.length;
         if (starts != null) {
@@ -381,62 +391,14 @@ public final class HandoffIndex {
                 bytes += 100 + 12L * answers[a].seen.length;
             }
         }
-        if (rings != null) {
-            for (HashRing r : rings) {
-                if (r != current) {
-                    bytes += r.memoryBytes();
-                }
-            }
-        }
-        return bytes;
+        return walk == null ? bytes : bytes + walk.memoryBytes();
     }
 
     @Override
     public String toString() {
         return "HandoffIndex[v" + firstVersion + "..v" + current.version() + ", " + committedAt.length
                 + " versions, " + (starts == null ? "walked" : starts.length + " segments, "
-                + (answers.length - 1) + " answers") + (starts != null && rings != null ? ", keys walked" : "")
+                + (answers.length - 1) + " answers") + (starts != null && walk != null ? ", keys walked" : "")
                 + "]";
-    }
-
-    // ---------------------------------------------------------------- building
-
-    private static HandoffIndex build(HashRing[] rings, Instant[] times) {
-        int n = rings.length;
-        HashRing current = rings[n - 1];
-        int space = -1;
-        boolean oneSpace = true;
-        KeyHash hash = null;
-        boolean oneHash = true;
-        for (HashRing r : rings) {
-            if (r.isEmpty()) {
-                continue; // no owner anywhere: fits every coordinate and every key hash
-            }
-            int s = r.tableSize;
-            if (space == -1) {
-                space = s;
-            } else if (space != s) {
-                oneSpace = false;
-            }
-            KeyHash h = r.config().hash();
-            if (hash == null) {
-                hash = h;
-            } else if (hash != h) { // the named hashes are singletons
-                oneHash = false;
-            }
-        }
-        if (space == -1) { // every version empty: no key ever had an owner
-            space = 0;
-            hash = current.config().hash();
-        }
-        long first = rings[0].version();
-        boolean keysIndexed = oneSpace && oneHash;
-        HashRing[] kept = keysIndexed ? null : rings;
-        if (!oneSpace) {
-            return new HandoffIndex(first, times, current, 0, null, null, null, null, kept);
-        }
-        HandoffSweep.Result swept = HandoffSweep.sweep(rings, times, space);
-        return new HandoffIndex(first, times, current, space, swept.starts(), swept.answerIds(), swept.answers(),
-                keysIndexed ? hash : null, kept);
     }
 }
