@@ -30,8 +30,10 @@ import io.ringd.client.RingClient;
  * threads it started per write and its garbage collections over the
  * measured writes. Run by {@code bench/clients.sh}; arguments: clients
  * (100), writes (200), and for attributing the time, the versions each
- * client keeps for handoff (16, the client's default; 0 keeps none) and
- * whether clients send follower reports (true, the default).
+ * client keeps for handoff (16, the client's default; 0 keeps none),
+ * whether clients send follower reports (true, the default), and whether
+ * each write waits for the last one's reports and 50 ms ({@link #settle};
+ * true, the default) or follows it at once (false).
  */
 public final class ClientPropagationBench {
 
@@ -42,6 +44,7 @@ public final class ClientPropagationBench {
         int writes = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int handoffVersions = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         boolean reports = args.length > 3 ? Boolean.parseBoolean(args[3]) : true;
+        boolean settle = args.length > 4 ? Boolean.parseBoolean(args[4]) : true;
         ConfigurableApplicationContext server = new SpringApplicationBuilder(RingdApplication.class).run(
                 "--server.port=0", "--spring.main.banner-mode=off", "--ringd.store=memory",
                 "--ringd.admin.token=" + TOKEN, "--ringd.watch.max-streams=" + (clients + 10),
@@ -90,14 +93,18 @@ public final class ClientPropagationBench {
                 last = Math.max(last, at);
             }
             lag[w] = last - ok;
+            if (settle) {
+                settle(http, base, version, reports);
+            }
         }
         long cpu = cpuNanos() - cpuFrom;
         long[] gcTo = gc();
         long threads = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount() - threadsFrom;
         Arrays.sort(lag);
-        System.out.printf("propagation to %d clients (handoff versions %d, reports %s) over %d writes (200 -> "
-                + "every client routing at the new version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", clients,
-                handoffVersions, reports ? "on" : "off", writes, lag[writes / 2] / 1e6,
+        System.out.printf("propagation to %d clients (handoff versions %d, reports %s, writes %s) over %d writes "
+                + "(200 -> every client routing at the new version): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                clients, handoffVersions, reports ? "on" : "off",
+                settle ? "apart (reports in, then 50 ms)" : "back to back", writes, lag[writes / 2] / 1e6,
                 lag[(int) Math.ceil(writes * 0.99) - 1] / 1e6, lag[writes - 1] / 1e6);
         System.out.printf("CPU of this JVM per write: %.1f ms (%d cores); threads started per write: %.1f%n",
                 cpu / 1e6 / writes, Runtime.getRuntime().availableProcessors(), (double) threads / writes);
@@ -125,6 +132,26 @@ public final class ClientPropagationBench {
             millis += Math.max(0, b.getCollectionTime());
         }
         return new long[] {count, millis};
+    }
+
+    /**
+     * Lets a write's aftermath end before the next write: with reports on, until every client has
+     * reported {@code version} (GET /followers/converged), then a pause of 50 ms. A change is measured on
+     * its own, as changes come in production (seconds or minutes apart); written back to back, the 100
+     * reports of one write ran during the next one's propagation, which then measured the machine's
+     * throughput of reports rather than a change's propagation.
+     */
+    static void settle(HttpClient http, String base, long version, boolean reports) throws Exception {
+        if (reports) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base
+                    + "/followers/converged?version=" + version + "&wait=PT10S")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200 || !r.body().contains("\"converged\":true")) {
+                throw new IllegalStateException("version " + version + " not reported by every client: "
+                        + r.statusCode() + " " + r.body());
+            }
+        }
+        Thread.sleep(50);
     }
 
     static long put(HttpClient http, String base, String id, double weight) throws Exception {
