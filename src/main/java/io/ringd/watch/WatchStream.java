@@ -177,11 +177,7 @@ final class WatchStream {
 
     /** Queues {@code item} without blocking; {@code false} if the stream is closed or was closed as too slow. */
     boolean offer(Item item) {
-        if (closed.get()) {
-            return false;
-        }
-        if (queued.incrementAndGet() > maxQueued) {
-            close("more than " + maxQueued + " events queued: the client reads too slowly");
+        if (!admit()) {
             return false;
         }
         queue.add(item);
@@ -197,11 +193,7 @@ final class WatchStream {
      * @return whether the caller now owns the drain
      */
     boolean offerClaimed(Item item) {
-        if (closed.get()) {
-            return false;
-        }
-        if (queued.incrementAndGet() > maxQueued) {
-            close("more than " + maxQueued + " events queued: the client reads too slowly");
+        if (!admit()) {
             return false;
         }
         // an idle stream takes the item without its queue: nothing older can wait there (offers of versions
@@ -212,6 +204,18 @@ final class WatchStream {
         }
         queue.add(item);
         return started && draining.compareAndSet(false, true);
+    }
+
+    /** Counts one more item queued; {@code false} if the stream is closed, or is closed now as too slow. */
+    private boolean admit() {
+        if (closed.get()) {
+            return false;
+        }
+        if (queued.incrementAndGet() > maxQueued) {
+            close("more than " + maxQueued + " events queued: the client reads too slowly");
+            return false;
+        }
+        return true;
     }
 
     /** Writes what is queued, on the thread of a writer, for the caller of a {@link #offerClaimed} that claimed. */

@@ -243,7 +243,7 @@ class HandoffIndexTest {
                     }
                 }
                 for (int i = 0; i < 60; i++) {
-                    long hash = edgyHash(rnd, h.rings());
+                    long hash = RingTesting.edgyHash(rnd, h.rings());
                     Handoff expected = oracle(h.rings(), h.times(), since, r -> r.routeHash(hash));
                     assertThat(index.handoffHash(hash, since)).as(at + " since " + since + " hash " + hash)
                             .isEqualTo(expected);
@@ -254,20 +254,6 @@ class HandoffIndexTest {
         if (settingsChanges) {
             assertThat(walked).as("seed " + seed + ": histories walked").isPositive();
         }
-    }
-
-    /** A hash value on, next to or between some version's points, or at an end of the space. */
-    private static long edgyHash(Random rnd, List<HashRing> rings) {
-        HashRing r = rings.get(rnd.nextInt(rings.size()));
-        int pick = rnd.nextInt(6);
-        if (pick == 0) {
-            return rnd.nextBoolean() ? 0 : RingTesting.MAX_HASH;
-        }
-        if (pick <= 3 && !r.isEmpty() && !r.isTable()) {
-            long p = r.pointAt(rnd.nextInt(r.pointCount())) + rnd.nextInt(3) - 1;
-            return Math.max(0, Math.min(RingTesting.MAX_HASH, p));
-        }
-        return rnd.nextLong() & RingTesting.MAX_HASH;
     }
 
     @Test

@@ -138,7 +138,7 @@ class HandoffTrailTest {
                 moved += want == null ? 0 : 1;
             }
             for (int i = 0; i < 40; i++) {
-                long hash = edgyHash(rnd, rings);
+                long hash = RingTesting.edgyHash(rnd, rings);
                 Handoff want = whole.handoffHash(hash, since);
                 assertThat(index.handoffHash(hash, since)).as(at + " since " + since + " hash " + hash)
                         .isEqualTo(want);
@@ -146,23 +146,6 @@ class HandoffTrailTest {
             }
         }
         return moved;
-    }
-
-    /** A hash value on, next to or between some version's points, at an end of the space, or anywhere. */
-    private static long edgyHash(Random rnd, List<HashRing> rings) {
-        HashRing r = rings.get(rnd.nextInt(rings.size()));
-        int pick = rnd.nextInt(6);
-        if (pick == 0) {
-            return rnd.nextBoolean() ? 0 : RingTesting.MAX_HASH;
-        }
-        if (pick <= 3 && !r.isEmpty() && !r.isTable()) {
-            long p = r.pointAt(rnd.nextInt(r.pointCount())) + rnd.nextInt(3) - 1;
-            return Math.max(0, Math.min(RingTesting.MAX_HASH, p));
-        }
-        if (pick == 4 && r.isTable()) {
-            return r.pointCount() * (long) rnd.nextInt(1000) + rnd.nextInt(3); // entries 0, 1, 2
-        }
-        return rnd.nextLong() & RingTesting.MAX_HASH;
     }
 
     @Test

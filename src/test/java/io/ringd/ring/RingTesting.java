@@ -178,4 +178,21 @@ final class RingTesting {
         }
         return sb.toString();
     }
+
+    /** A hash value on, next to or between some version's points, at an end of the space, or anywhere. */
+    static long edgyHash(Random rnd, List<HashRing> rings) {
+        HashRing r = rings.get(rnd.nextInt(rings.size()));
+        int pick = rnd.nextInt(6);
+        if (pick == 0) {
+            return rnd.nextBoolean() ? 0 : MAX_HASH;
+        }
+        if (pick <= 3 && !r.isEmpty() && !r.isTable()) {
+            long p = r.pointAt(rnd.nextInt(r.pointCount())) + rnd.nextInt(3) - 1;
+            return Math.max(0, Math.min(MAX_HASH, p));
+        }
+        if (pick == 4 && r.isTable()) {
+            return r.pointCount() * (long) rnd.nextInt(1000) + rnd.nextInt(3); // entries 0, 1, 2
+        }
+        return rnd.nextLong() & MAX_HASH;
+    }
 }
