@@ -269,11 +269,6 @@ public final class HashRing implements Placement {
         return PointIndex.indexOf(points, index, indexShift, tableSize, hash);
     }
 
-    /** log2 of the search index's bucket count for n points (see {@link PointIndex#bits(int)}). */
-    static int indexBits(int n) {
-        return PointIndex.bits(n);
-    }
-
     /**
      * The node each key routes to, in the keys' order; compare two with
      * {@link KeyMovement#between(KeyAssignment, KeyAssignment)}.

@@ -29,7 +29,7 @@ final class PointWriter {
         points = new int[capacity];
         owners = new int[capacity];
         owns = new boolean[memberCount];
-        int bits = HashRing.indexBits(capacity);
+        int bits = PointIndex.bits(capacity);
         histogram = new int[(1 << bits) + 1];
         shift = 32 - bits;
     }
@@ -58,7 +58,7 @@ final class PointWriter {
 
     /** The search index of the points written, or null when it needs another bucket count. */
     int[] index() {
-        if (count == 0 || histogram.length != (1 << HashRing.indexBits(count)) + 1) {
+        if (count == 0 || histogram.length != (1 << PointIndex.bits(count)) + 1) {
             return null;
         }
         int[] idx = histogram;
