@@ -79,6 +79,8 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     private volatile Map<String, Map<String, double[]>> remoteLatencies = Map.of();
     /** Checks reported fingerprints against the kept versions'. */
     private final VersionFingerprints fingerprints;
+    /** Each follower's state against the ring. */
+    private final FollowerStates states;
     /** Followers whose divergence was logged: each is logged once while it stays diverged. */
     private final Set<String> loggedDiverged = ConcurrentHashMap.newKeySet();
     /** The earliest time a local entry may be silent: before it, a full ring has none to let go. */
@@ -105,6 +107,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
         this.props = Objects.requireNonNull(props, "props");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ttlMillis = props.ttl().toMillis();
+        this.states = new FollowerStates(ttlMillis, fingerprints);
         this.forgetMillis = props.forgetAfter().toMillis();
         this.budget = new ReportBudget(props.reportRate(), Math.max(props.reportRate(), props.max()), clock);
         this.applyTimes = applyTimes == null ? ApplyTimes.NONE : applyTimes;
@@ -327,27 +330,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
 
     Row row(FollowerEntry e, RingState cur, long now) {
         long ringVersion = cur == null ? 0 : cur.version();
-        return new Row(e, state(e, cur, now), Math.max(0, ringVersion - e.version()));
-    }
-
-    private FollowerState state(FollowerEntry e, RingState cur, long now) {
-        if (now - e.reportedAt() >= ttlMillis) {
-            return FollowerState.SILENT;
-        }
-        if (cur == null) {
-            return FollowerState.BEHIND;
-        }
-        Boolean match = e.match();
-        if (match == null) {
-            match = e.fingerprint() == null ? Boolean.TRUE : fingerprints.check(e.version(), e.fingerprint(), cur);
-            if (match == null) { // newer than this ring: never made, as far as this instance knows
-                return FollowerState.DIVERGED;
-            }
-        }
-        if (!match) {
-            return FollowerState.DIVERGED;
-        }
-        return e.version() >= cur.version() ? FollowerState.CURRENT : FollowerState.BEHIND;
+        return new Row(e, states.of(e, cur, now), Math.max(0, ringVersion - e.version()));
     }
 
     /** The counts of each state in {@code rows}, with the ring's version. */
@@ -386,7 +369,7 @@ final class FollowerRegistry implements RingListener, NodeLatencies {
     private FollowerCounts.Census count(long now, long atStamp) {
         RingState cur = ring();
         Set<String> divergedNow = new HashSet<>();
-        FollowerCounts.Census c = FollowerCounts.census(newest().values(), local.values(), e -> state(e, cur, now),
+        FollowerCounts.Census c = FollowerCounts.census(newest().values(), local.values(), e -> states.of(e, cur, now),
                 e -> {
                     divergedNow.add(e.id());
                     if (local.get(e.id()) == e) {
