@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -81,8 +80,6 @@ final class ZooKeeperStateNodes {
 
     /** The most bytes one chunk (and a state that is not chunked) holds: well under jute.maxbuffer. */
     static final int CHUNK_BYTES = 512 * 1024;
-    /** How a manifest begins; no gzip stream begins so (gzip's first byte is 0x1f). */
-    static final byte[] MAGIC = "ringd-chunked-state/1\n".getBytes(StandardCharsets.US_ASCII);
     /** How many times a reader reads the state again when its chunks were replaced meanwhile. */
     static final int READ_ATTEMPTS = 8;
 
@@ -110,42 +107,6 @@ final class ZooKeeperStateNodes {
     record Read(byte[] encoded, Stat stat, String chunksId) {
     }
 
-    /** What a manifest names. */
-    record Manifest(String id, int chunks, int length, String sha256) {
-
-        byte[] bytes() {
-            String text = "id=" + id + "\nchunks=" + chunks + "\nlength=" + length + "\nsha256=" + sha256 + "\n";
-            byte[] body = text.getBytes(StandardCharsets.US_ASCII);
-            byte[] out = Arrays.copyOf(MAGIC, MAGIC.length + body.length);
-            System.arraycopy(body, 0, out, MAGIC.length, body.length);
-            return out;
-        }
-
-        /** The manifest in {@code data}, which begins with {@link #MAGIC}. */
-        static Manifest parse(byte[] data) {
-            String text = new String(data, MAGIC.length, data.length - MAGIC.length, StandardCharsets.US_ASCII);
-            Map<String, String> fields = new TreeMap<>();
-            for (String line : text.split("\n")) {
-                int eq = line.indexOf('=');
-                if (eq <= 0) {
-                    throw new IllegalArgumentException("a malformed chunk manifest: " + line);
-                }
-                fields.put(line.substring(0, eq), line.substring(eq + 1));
-            }
-            try {
-                Manifest m = new Manifest(fields.get("id"), Integer.parseInt(fields.get("chunks")),
-                        Integer.parseInt(fields.get("length")), fields.get("sha256"));
-                if (m.id() == null || !m.id().matches("[0-9a-f]+") || m.chunks() < 1 || m.length() < 0
-                        || m.sha256() == null) {
-                    throw new IllegalArgumentException("a malformed chunk manifest: " + fields);
-                }
-                return m;
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("a malformed chunk manifest: " + fields, e);
-            }
-        }
-    }
-
     /** The stale chunks of a manifest were read: the state changed meanwhile. */
     private static final class ChunksGone extends Exception {
         ChunksGone(String message) {
@@ -162,8 +123,7 @@ final class ZooKeeperStateNodes {
 
     /** Whether {@code data}, the data of a state znode, is a manifest (and not a gzipped state). */
     static boolean isManifest(byte[] data) {
-        return data != null && data.length >= MAGIC.length
-                && Arrays.equals(data, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+        return ChunkManifest.isManifest(data);
     }
 
     /** @throws StateTooLargeException when {@code encoded} is over the cap; nothing was written */
@@ -213,7 +173,7 @@ final class ZooKeeperStateNodes {
             abandon(id);
             throw e;
         }
-        return new Written(new Manifest(id, count, encoded.length, sha256(encoded)).bytes(), id, null);
+        return new Written(new ChunkManifest(id, count, encoded.length, sha256(encoded)).bytes(), id, null);
     }
 
     /**
@@ -292,7 +252,7 @@ final class ZooKeeperStateNodes {
             if (!isManifest(data)) {
                 return new Read(data, stat, null);
             }
-            Manifest m = Manifest.parse(data);
+            ChunkManifest m = ChunkManifest.parse(data);
             try {
                 return new Read(chunks(m), stat, m.id());
             } catch (ChunksGone e) {
@@ -310,7 +270,7 @@ final class ZooKeeperStateNodes {
     }
 
     /** The bytes {@code m} names, checked. */
-    private byte[] chunks(Manifest m) throws Exception {
+    private byte[] chunks(ChunkManifest m) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(m.length());
         for (int i = 0; i < m.chunks(); i++) {
             try {
@@ -352,7 +312,7 @@ final class ZooKeeperStateNodes {
         try {
             Stat stat = new Stat();
             byte[] data = client.getData().storingStatIn(stat).forPath(statePath);
-            sweep(isManifest(data) ? Manifest.parse(data).id() : null, stat.getMzxid());
+            sweep(isManifest(data) ? ChunkManifest.parse(data).id() : null, stat.getMzxid());
         } catch (KeeperException.NoNodeException e) {
             // no state: nothing to judge the chunks by
         } catch (Exception e) {

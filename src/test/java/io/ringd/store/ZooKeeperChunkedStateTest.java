@@ -283,7 +283,7 @@ class ZooKeeperChunkedStateTest {
         byte[] data = look.getData().forPath(path + "/state");
         Set<String> expected = new TreeSet<>();
         if (ZooKeeperStateNodes.isManifest(data)) {
-            ZooKeeperStateNodes.Manifest m = ZooKeeperStateNodes.Manifest.parse(data);
+            ChunkManifest m = ChunkManifest.parse(data);
             for (int i = 0; i < m.chunks(); i++) {
                 expected.add(m.id() + "-" + i);
             }
