@@ -468,20 +468,7 @@ print(", ".join("%s %.0f" % (k, ms) for ms, k in busy[:8] if ms > 0) + " ms/s")
 PY
 )"
   echo "classes that grew most on instance 1 with its ${held[0]:-0} streams, per stream (bytes, objects):"
-  python3 - "$out/histogram-none-1.txt" "$out/histogram-1.txt" "${held[0]:-1}" <<'PY'
-import sys, re
-def read(p):
-    d = {}
-    for l in open(p):
-        m = re.match(r"\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", l)
-        if m:
-            d[m.group(3)] = (int(m.group(1)), int(m.group(2)))
-    return d
-a, b, n = read(sys.argv[1]), read(sys.argv[2]), max(1.0, float(sys.argv[3]))
-grew = sorted(((b[k][1] - a.get(k, (0, 0))[1], b[k][0] - a.get(k, (0, 0))[0], k) for k in b), reverse=True)[:12]
-for bytes_, objs, k in grew:
-    print("  %9.1f bytes %6.2f objects  %s" % (bytes_ / n, objs / n, k))
-PY
+  bench/histogram-diff.py "$out/histogram-none-1.txt" "$out/histogram-1.txt" "${held[0]:-1}" --top 12
   echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - started)) s in all"
 } >>"$summary"
 cat "$summary"

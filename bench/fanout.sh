@@ -89,18 +89,7 @@ echo "no stream: heap after a full GC $none KiB, server CPU at rest $(python3 -c
 echo "count | heap per idle stream (used after GC / class histogram) | server CPU idle | threads | delivery p50 / p99 / max (ms) | per-version p99 median / max | lost | open" >>"$summary"
 echo "streams,heap_kib_per_stream,histogram_kib_per_stream,idle_cpu_ms_per_s,p50_ms,p99_ms,max_ms" >"$out/fanout.csv"
 histogram_per() { # KiB per stream that the class histogram grew by, with $2 streams open
-  python3 - "$out/histogram-none.txt" "$out/histogram-$1.txt" "$2" <<'PY'
-import sys, re
-def read(p):
-    d = {}
-    for l in open(p):
-        m = re.match(r"\s*\d+:\s+\d+\s+(\d+)\s+(\S+)", l)
-        if m:
-            d[m.group(2)] = int(m.group(1))
-    return d
-a, b = read(sys.argv[1]), read(sys.argv[2])
-print(round(sum(b[k] - a.get(k, 0) for k in b) / 1024 / max(1.0, float(sys.argv[3])), 1))
-PY
+  bench/histogram-diff.py "$out/histogram-none.txt" "$out/histogram-$1.txt" "$2"
 }
 report() { # the summary line and the CSV row of a count, from the variables its run left
   local per hist p50 p99 max
@@ -207,20 +196,7 @@ if ratios:
 EOF
   echo "reconnect storm ($largest closed at once, reopened at once with Last-Event-ID): $storm (failed: answered other than 200, refusals included); lookups meanwhile: $(grep -oE 'Requests/sec: +[0-9.]+' "$out/wrk-storm.out" | grep -oE '[0-9.]+$')/s, p99 $(awk '$1=="99%" {print $2}' "$out/wrk-storm.out")"
   echo "classes that grew most with $largest streams, per stream (bytes, objects):"
-  python3 - "$out/histogram-none.txt" "$out/histogram-$largest.txt" "${streams_now:-1}" <<'EOF'
-import sys, re
-def read(p):
-    d = {}
-    for l in open(p):
-        m = re.match(r"\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", l)
-        if m:
-            d[m.group(3)] = (int(m.group(1)), int(m.group(2)))
-    return d
-a, b, n = read(sys.argv[1]), read(sys.argv[2]), float(sys.argv[3])
-grew = sorted(((b[k][1] - a.get(k, (0, 0))[1], b[k][0] - a.get(k, (0, 0))[0], k) for k in b), reverse=True)[:15]
-for bytes_, objs, k in grew:
-    print("  %9.1f bytes %6.2f objects  %s" % (bytes_ / n, objs / n, k))
-EOF
+  bench/histogram-diff.py "$out/histogram-none.txt" "$out/histogram-$largest.txt" "${streams_now:-1}" --top 15
   echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >>"$summary"
 cat "$summary"
