@@ -163,14 +163,11 @@ class WatchController {
             this.direct = direct;
         }
 
+        /** A write through the servlet's output stream, blocking: for an answer not delimited by its close. */
         @Override
         public void write(WatchStream.Item item) throws IOException {
-            if (direct != null) {
-                direct.write(item.wire());
-            } else {
-                out.write(item.wire());
-                out.flush();
-            }
+            out.write(item.wire());
+            out.flush();
         }
 
         /** Writes without waiting where the answer is delimited by its close; else through the servlet, blocking. */

@@ -1,9 +1,6 @@
 package io.ringd.web;
 
-import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,7 +10,6 @@ import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.FutureCallback;
 
 /**
  * Writes to the connection of a long answer, past the container's answer
@@ -56,20 +52,6 @@ public final class ConnectionWrites {
             return null;
         }
         return new ConnectionWrites(http.getEndPoint());
-    }
-
-    /** Writes {@code bytes} whole, waiting while the connection cannot take them. */
-    public void write(byte[] bytes) throws IOException {
-        FutureCallback done = new FutureCallback();
-        endPoint.write(done, ByteBuffer.wrap(bytes));
-        try {
-            done.get(); // at once, unless the client reads too slowly
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while writing");
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        }
     }
 
     /**
